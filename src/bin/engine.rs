@@ -1,0 +1,2 @@
+//! Native command line for the engines (perft, bench, protocols).
+fn main() {}

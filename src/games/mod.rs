@@ -1,0 +1,358 @@
+//! The rules of the three games, in pure Rust: no browser or UI types.
+//!
+//! Every game implements [`Game`]: a validated, cheap-to-clone position that
+//! knows its side to move, its legal moves, how to play a move (checked or
+//! unchecked) and whether the game is over. History-dependent rules
+//! (threefold repetition) live in [`Record`], which wraps a position with
+//! the moves played so far; search keeps its own path of hashes instead.
+
+use std::fmt;
+
+/// One of the two players. `First` moves first (X in Territory Duel,
+/// White in Stones! and Mill).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+pub enum Side {
+    First,
+    Second,
+}
+
+impl Side {
+    /// The other player.
+    #[inline]
+    pub const fn opponent(self) -> Side {
+        match self {
+            Side::First => Side::Second,
+            Side::Second => Side::First,
+        }
+    }
+
+    /// 0 for the first player, 1 for the second: an index into per-side arrays.
+    #[inline]
+    pub const fn index(self) -> usize {
+        match self {
+            Side::First => 0,
+            Side::Second => 1,
+        }
+    }
+}
+
+/// Why a game ended. One list for all games so the UI can name every ending.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+pub enum EndReason {
+    /// No empty square is left (Territory Duel; Mill when placing fills the board).
+    BoardFull,
+    /// A side has no pieces left (Territory Duel).
+    NoPieces,
+    /// Neither side has a legal move (Territory Duel in pass mode).
+    NeitherCanMove,
+    /// The side to move has no legal move (Territory Duel in lose mode,
+    /// Stones! where the game is then scored, Mill where the blocked side loses).
+    NoLegalMove,
+    /// The same position occurred for the third time.
+    Repetition,
+    /// Too many moves without a capture or removal (80 jumps in Territory
+    /// Duel, the n-move rule in Mill).
+    MoveLimit,
+    /// A side fell below the minimum number of pieces (Mill).
+    TooFewPieces,
+    /// The side to move ran out of time on the move clock.
+    Timeout,
+    /// A player resigned.
+    Resignation,
+}
+
+impl EndReason {
+    /// A short English description, used by the command line and the page.
+    pub fn describe(self) -> &'static str {
+        match self {
+            EndReason::BoardFull => "the board is full",
+            EndReason::NoPieces => "a side has no pieces left",
+            EndReason::NeitherCanMove => "neither side can move",
+            EndReason::NoLegalMove => "the side to move has no legal move",
+            EndReason::Repetition => "the same position occurred three times",
+            EndReason::MoveLimit => "the move limit without captures was reached",
+            EndReason::TooFewPieces => "a side has too few pieces left",
+            EndReason::Timeout => "time ran out",
+            EndReason::Resignation => "a player resigned",
+        }
+    }
+}
+
+/// The result of a finished game: the winner (`None` for a draw) and why.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+pub struct Outcome {
+    pub winner: Option<Side>,
+    pub reason: EndReason,
+}
+
+impl Outcome {
+    /// A win for `side`.
+    pub const fn win(side: Side, reason: EndReason) -> Self {
+        Outcome {
+            winner: Some(side),
+            reason,
+        }
+    }
+
+    /// A draw.
+    pub const fn draw(reason: EndReason) -> Self {
+        Outcome {
+            winner: None,
+            reason,
+        }
+    }
+
+    /// The side with more `counts` wins; equal counts draw.
+    pub fn by_count(first: u32, second: u32, reason: EndReason) -> Self {
+        use std::cmp::Ordering::*;
+        match first.cmp(&second) {
+            Greater => Outcome::win(Side::First, reason),
+            Less => Outcome::win(Side::Second, reason),
+            Equal => Outcome::draw(reason),
+        }
+    }
+}
+
+/// Everything that can go wrong with user input: a position text, a move
+/// text or an illegal move. The message says what is wrong.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum GameError {
+    /// The position text could not be read.
+    BadPosition(String),
+    /// The move text could not be read.
+    BadMove(String),
+    /// The move is well formed but not legal here.
+    IllegalMove(String),
+    /// The game is already over.
+    GameOver,
+    /// A rules option or preset name was not understood.
+    BadRules(String),
+}
+
+impl fmt::Display for GameError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            GameError::BadPosition(m) => write!(f, "invalid position: {m}"),
+            GameError::BadMove(m) => write!(f, "invalid move: {m}"),
+            GameError::IllegalMove(m) => write!(f, "illegal move: {m}"),
+            GameError::GameOver => write!(f, "the game is over"),
+            GameError::BadRules(m) => write!(f, "invalid rules: {m}"),
+        }
+    }
+}
+
+impl std::error::Error for GameError {}
+
+/// A two-player game position with its rules.
+///
+/// Positions are small values: search clones and applies (copy-make)
+/// rather than undoing moves.
+pub trait Game: Clone + PartialEq + fmt::Debug + Sized {
+    /// A move: a small `Copy` value, written and read in the game's notation.
+    type Move: Copy + PartialEq + Eq + fmt::Debug + fmt::Display;
+    /// The rule options of this game (a value, not a code path per variant).
+    type Rules: Clone + Default + PartialEq + fmt::Debug;
+
+    /// The usual starting position under `rules`.
+    fn start(rules: &Self::Rules) -> Self;
+    /// Reads a position from its text notation (FEN or the game's own).
+    fn from_text(text: &str, rules: &Self::Rules) -> Result<Self, GameError>;
+    /// Writes the position in its text notation; `from_text` reads it back.
+    fn to_text(&self) -> String;
+    /// The rules this position is played under.
+    fn rules(&self) -> &Self::Rules;
+
+    /// Whose turn it is.
+    fn side_to_move(&self) -> Side;
+    /// Appends every legal move to `out` (which is cleared first). Empty
+    /// exactly when the game is over by the position alone.
+    fn legal_moves_into(&self, out: &mut Vec<Self::Move>);
+    /// Applies a move known to be legal (the fast path for search).
+    fn play_unchecked(&mut self, mv: Self::Move);
+    /// The result if the game is over by this position alone (repetition
+    /// needs the history: see [`Record`]).
+    fn outcome(&self) -> Option<Outcome>;
+    /// A Zobrist-style hash of everything that decides the future of the game.
+    fn hash(&self) -> u64;
+    /// Reads a move in this game's notation, in the context of this position.
+    fn parse_move(&self, text: &str) -> Result<Self::Move, GameError>;
+    /// Whether positions before `mv` can never occur again after it (so the
+    /// repetition history may be cleared).
+    fn is_irreversible(&self, mv: Self::Move) -> bool;
+    /// Whether the third occurrence of a position ends the game.
+    fn repetition_ends_game(&self) -> bool {
+        true
+    }
+
+    /// Every legal move, in a new vector.
+    fn legal_moves(&self) -> Vec<Self::Move> {
+        let mut out = Vec::new();
+        self.legal_moves_into(&mut out);
+        out
+    }
+
+    /// Plays `mv` if it is legal; otherwise returns an error and leaves the
+    /// position unchanged.
+    fn play(&mut self, mv: Self::Move) -> Result<(), GameError> {
+        if self.outcome().is_some() {
+            return Err(GameError::GameOver);
+        }
+        if !self.legal_moves().contains(&mv) {
+            return Err(GameError::IllegalMove(format!("{mv} is not legal here")));
+        }
+        self.play_unchecked(mv);
+        Ok(())
+    }
+}
+
+/// Counts the move sequences of exactly `depth` plies; a finished game
+/// contributes 0 below the root (libataxx's and the rules files' convention).
+pub fn perft<G: Game>(pos: &G, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    let moves = pos.legal_moves();
+    if depth == 1 {
+        return moves.len() as u64;
+    }
+    moves
+        .iter()
+        .map(|&mv| {
+            let mut next = pos.clone();
+            next.play_unchecked(mv);
+            perft(&next, depth - 1)
+        })
+        .sum()
+}
+
+/// Perft split by root move: each legal move with its count at `depth - 1`.
+pub fn perft_divide<G: Game>(pos: &G, depth: u32) -> Vec<(G::Move, u64)> {
+    pos.legal_moves()
+        .into_iter()
+        .map(|mv| {
+            let mut next = pos.clone();
+            next.play_unchecked(mv);
+            (mv, perft(&next, depth.saturating_sub(1)))
+        })
+        .collect()
+}
+
+/// A game in progress: the starting position, the moves played and the
+/// current position, with threefold repetition, timeout and resignation.
+///
+/// This is what the app keeps in its signals and what undo works on.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Record<G: Game> {
+    start: G,
+    moves: Vec<G::Move>,
+    current: G,
+    /// Hashes of the positions since the last irreversible move, current included.
+    history: Vec<u64>,
+    /// An ending decided outside the position: repetition, timeout, resignation.
+    decided: Option<Outcome>,
+}
+
+impl<G: Game> Record<G> {
+    /// A new game from `start`.
+    pub fn new(start: G) -> Self {
+        let history = vec![start.hash()];
+        Record {
+            current: start.clone(),
+            start,
+            moves: Vec::new(),
+            history,
+            decided: None,
+        }
+    }
+
+    /// The position now.
+    pub fn position(&self) -> &G {
+        &self.current
+    }
+
+    /// The position the game started from.
+    pub fn start(&self) -> &G {
+        &self.start
+    }
+
+    /// The moves played so far, oldest first.
+    pub fn moves(&self) -> &[G::Move] {
+        &self.moves
+    }
+
+    /// The result, if the game is over for any reason.
+    pub fn outcome(&self) -> Option<Outcome> {
+        self.decided.or_else(|| self.current.outcome())
+    }
+
+    /// Plays `mv` if the game is not over and the move is legal; otherwise
+    /// returns an error and changes nothing.
+    pub fn play(&mut self, mv: G::Move) -> Result<(), GameError> {
+        if self.outcome().is_some() {
+            return Err(GameError::GameOver);
+        }
+        let irreversible = self.current.is_irreversible(mv);
+        self.current.play(mv)?;
+        self.moves.push(mv);
+        if irreversible {
+            self.history.clear();
+        }
+        let hash = self.current.hash();
+        self.history.push(hash);
+        if self.current.outcome().is_none()
+            && self.current.repetition_ends_game()
+            && self.history.iter().filter(|&&h| h == hash).count() >= 3
+        {
+            self.decided = Some(Outcome::draw(EndReason::Repetition));
+        }
+        Ok(())
+    }
+
+    /// Reads a move in the game's notation and plays it.
+    pub fn play_text(&mut self, text: &str) -> Result<G::Move, GameError> {
+        let mv = self.current.parse_move(text)?;
+        self.play(mv)?;
+        Ok(mv)
+    }
+
+    /// The side to move loses on time (ignored if the game is already over).
+    pub fn timeout(&mut self) {
+        if self.outcome().is_none() {
+            let loser = self.current.side_to_move();
+            self.decided = Some(Outcome::win(loser.opponent(), EndReason::Timeout));
+        }
+    }
+
+    /// `side` resigns (ignored if the game is already over).
+    pub fn resign(&mut self, side: Side) {
+        if self.outcome().is_none() {
+            self.decided = Some(Outcome::win(side.opponent(), EndReason::Resignation));
+        }
+    }
+
+    /// Takes back the last `n` moves by replaying the rest from the start.
+    /// Returns how many were taken back.
+    pub fn undo(&mut self, n: usize) -> usize {
+        let n = n.min(self.moves.len());
+        let keep = self.moves.len() - n;
+        let moves: Vec<G::Move> = self.moves[..keep].to_vec();
+        let mut replay = Record::new(self.start.clone());
+        for mv in moves {
+            // These moves were legal when first played from the same start.
+            replay
+                .play(mv)
+                .expect("a replayed move from the same start stays legal");
+        }
+        *self = replay;
+        n
+    }
+
+    /// The position after the first `ply` moves (0 = the start).
+    pub fn position_at(&self, ply: usize) -> G {
+        let mut pos = self.start.clone();
+        for &mv in self.moves.iter().take(ply) {
+            pos.play_unchecked(mv);
+        }
+        pos
+    }
+}

@@ -1,0 +1,12 @@
+//! Stoneplay: Territory Duel, Stones! and Mill in one Rust/WebAssembly app.
+//!
+//! Layers, with arrows going one way (`ui` → `games`):
+//! - [`games`]: the rules of each game, pure Rust, no browser types; they
+//!   compile and test natively and run unchanged in the page.
+//! - `ui` (wasm32 only): Leptos components; engine state in signals, one SVG
+//!   board per game.
+
+pub mod games;
+
+#[cfg(target_arch = "wasm32")]
+pub mod ui;
