@@ -1,2 +1,123 @@
-//! Native command line for the engines (perft, bench, protocols).
-fn main() {}
+//! Native command line for the Stoneplay engines.
+//!
+//! ```text
+//! engine perft GAME DEPTH [POSITION] [--divide] [--rules PRESET]
+//! ```
+//! prints one line per depth, `DEPTH NODES MILLISECONDS`; with `--divide`
+//! each root move with its count at DEPTH, then the total. Bad input gets a
+//! one-line error on stderr and exit code 2, never a panic.
+
+use std::process::ExitCode;
+use std::time::Instant;
+
+use stoneplay::games::ataxx::{Ataxx, AtaxxRules};
+use stoneplay::games::{perft, perft_divide, Game};
+
+const USAGE: &str = "usage: engine perft GAME DEPTH [POSITION] [--divide] [--rules PRESET]
+  GAME      ataxx
+  DEPTH     plies to count, 0..=12
+  POSITION  the game's position text (for ataxx a FEN such as \"x5o/7/7/7/7/7/o5x x 0 1\")";
+
+/// Deepest perft the command accepts: beyond it a run would take days.
+const MAX_DEPTH: u32 = 12;
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    match run(&args) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(msg) => {
+            eprintln!("error: {msg}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// Parsed `perft` arguments.
+struct PerftArgs {
+    game: String,
+    depth: u32,
+    position: Option<String>,
+    divide: bool,
+    rules: Option<String>,
+}
+
+fn run(args: &[String]) -> Result<(), String> {
+    match args.first().map(String::as_str) {
+        Some("perft") => perft_command(parse_perft(&args[1..])?),
+        Some("help" | "--help" | "-h") => {
+            println!("{USAGE}");
+            Ok(())
+        }
+        Some(other) => Err(format!("unknown command '{other}'\n{USAGE}")),
+        None => Err(format!("no command given\n{USAGE}")),
+    }
+}
+
+fn parse_perft(args: &[String]) -> Result<PerftArgs, String> {
+    let mut divide = false;
+    let mut rules = None;
+    let mut rest = Vec::new();
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        match a.as_str() {
+            "--divide" => divide = true,
+            "--rules" => rules = Some(it.next().ok_or("--rules needs a preset name")?.to_string()),
+            flag if flag.starts_with("--") => return Err(format!("unknown option '{flag}'")),
+            _ => rest.push(a.as_str()),
+        }
+    }
+    let game = rest
+        .first()
+        .ok_or("perft needs a game and a depth")?
+        .to_string();
+    let depth_text = rest.get(1).ok_or("perft needs a depth")?;
+    let depth: u32 = depth_text
+        .parse()
+        .map_err(|_| format!("depth '{depth_text}' is not a whole number"))?;
+    if depth > MAX_DEPTH {
+        return Err(format!("depth {depth} is above the maximum of {MAX_DEPTH}"));
+    }
+    let position = (rest.len() > 2).then(|| rest[2..].join(" "));
+    Ok(PerftArgs {
+        game,
+        depth,
+        position,
+        divide,
+        rules,
+    })
+}
+
+fn perft_command(a: PerftArgs) -> Result<(), String> {
+    match a.game.as_str() {
+        "ataxx" | "territory-duel" => {
+            if let Some(r) = &a.rules {
+                return Err(format!("ataxx has no rule presets (got '{r}')"));
+            }
+            run_perft::<Ataxx>(&a, &AtaxxRules::default())
+        }
+        other => Err(format!("unknown game '{other}' (expected ataxx)")),
+    }
+}
+
+fn run_perft<G: Game>(a: &PerftArgs, rules: &G::Rules) -> Result<(), String> {
+    let pos = match &a.position {
+        Some(text) => G::from_text(text, rules).map_err(|e| e.to_string())?,
+        None => G::start(rules),
+    };
+    if a.divide {
+        let start = Instant::now();
+        let mut total = 0;
+        for (mv, n) in perft_divide(&pos, a.depth.max(1)) {
+            println!("{mv} {n}");
+            total += n;
+        }
+        println!("total {total} {}", start.elapsed().as_millis());
+    } else {
+        for depth in 1..=a.depth {
+            let start = Instant::now();
+            let nodes = perft(&pos, depth);
+            println!("{depth} {nodes} {}", start.elapsed().as_millis());
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,56 @@
+# Stoneplay — the two commands a newcomer needs:
+#   make play   install what is missing, build, serve on http://127.0.0.1:8080
+#   make test   install what is missing, run every check and test
+# Everything else here is a piece of those two.
+
+SHELL := /bin/bash
+.SHELLFLAGS := -euo pipefail -c
+export PATH := $(CURDIR)/.tools/node_modules/.bin:$(HOME)/.cargo/bin:$(PATH)
+
+ADDRESS ?= 127.0.0.1
+PORT ?= 8080
+
+# Browser tests: cargo runs the wasm test binaries through our wrapper,
+# which runs wasm-bindgen-test-runner in headless Chromium.
+WASM_TEST_ENV := CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=$(CURDIR)/.ci/wasm-test-runner \
+                 CHROMEDRIVER=/usr/bin/chromedriver WASM_BINDGEN_TEST_TIMEOUT=120
+
+.PHONY: play test setup dist check fmt-check clippy test-native test-browser test-e2e perft bench
+
+play: setup
+	@echo "Stoneplay: building (release) and serving on http://$(ADDRESS):$(PORT)/"
+	trunk serve --release --address $(ADDRESS) --port $(PORT)
+
+test: setup check test-native test-browser test-e2e
+	@echo "make test: all checks and tests passed"
+
+setup:
+	@bash .ci/setup
+
+dist: setup
+	trunk build --release
+	@echo "dist/ is ready to copy to any static host"
+
+check: fmt-check clippy
+
+fmt-check:
+	cargo fmt --all --check
+
+clippy:
+	cargo clippy --all-targets -- -D warnings
+	cargo clippy --all-targets --target wasm32-unknown-unknown -- -D warnings
+
+test-native:
+	cargo test --release
+
+test-browser:
+	$(WASM_TEST_ENV) cargo test --target wasm32-unknown-unknown --test browser
+
+test-e2e: dist
+	node --test tests/e2e/
+
+# perft from the start position, native release build: make perft GAME=ataxx DEPTH=6
+GAME ?= ataxx
+DEPTH ?= 6
+perft:
+	cargo run --release --bin engine -- perft $(GAME) $(DEPTH)

@@ -1,0 +1,132 @@
+//! The per-move clock.
+//!
+//! Time left is computed from `performance.now()` timestamps, never by
+//! subtracting a fixed tick, so a late or skipped timer tick cannot make
+//! the clock drift: the ticks only make the display catch up.
+
+use gloo_timers::callback::Interval;
+use leptos::prelude::*;
+
+/// Milliseconds since page load from the monotonic `performance.now()`.
+pub fn now_ms() -> f64 {
+    web_sys::window()
+        .and_then(|w| w.performance())
+        .map(|p| p.now())
+        .unwrap_or(0.0)
+}
+
+/// The move clock of the side to move: a limit per move, restarted at every
+/// turn, that can be paused and resumed without losing time.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MoveClock {
+    /// Time allowed for one move; `None` means no clock.
+    limit_ms: Option<f64>,
+    /// Time that was left when the clock last started running (or stopped).
+    left_ms: f64,
+    /// `performance.now()` when it last started running; `None` when stopped.
+    since: Option<f64>,
+}
+
+impl MoveClock {
+    /// A stopped clock allowing `limit_ms` per move (`None`: no clock).
+    pub fn new(limit_ms: Option<f64>) -> Self {
+        MoveClock {
+            limit_ms,
+            left_ms: limit_ms.unwrap_or(0.0),
+            since: None,
+        }
+    }
+
+    /// The time allowed per move.
+    pub fn limit_ms(&self) -> Option<f64> {
+        self.limit_ms
+    }
+
+    /// A new turn: full time, running from `now`.
+    pub fn start_turn(&mut self, now: f64) {
+        self.left_ms = self.limit_ms.unwrap_or(0.0);
+        self.since = self.limit_ms.map(|_| now);
+    }
+
+    /// Stops the clock, keeping the time that was left at `now`.
+    pub fn stop(&mut self, now: f64) {
+        if let Some(since) = self.since.take() {
+            self.left_ms = (self.left_ms - (now - since)).max(0.0);
+        }
+    }
+
+    /// Starts the clock again from the time that was left.
+    pub fn resume(&mut self, now: f64) {
+        if self.limit_ms.is_some() && self.since.is_none() {
+            self.since = Some(now);
+        }
+    }
+
+    /// Whether the clock is counting down.
+    pub fn is_running(&self) -> bool {
+        self.since.is_some()
+    }
+
+    /// Milliseconds left at `now`, or `None` when there is no clock.
+    pub fn left_at(&self, now: f64) -> Option<f64> {
+        self.limit_ms?;
+        Some(match self.since {
+            Some(since) => (self.left_ms - (now - since)).max(0.0),
+            None => self.left_ms,
+        })
+    }
+}
+
+/// "0:27" for 26.2 s left: whole seconds, rounded up so 0:00 means time is up.
+pub fn format_left(ms: f64) -> String {
+    let secs = (ms / 1000.0).ceil().max(0.0) as u64;
+    format!("{}:{:02}", secs / 60, secs % 60)
+}
+
+/// A signal with the current `performance.now()`, refreshed by a gloo
+/// interval only while `running` is true; the clock is derived from it.
+pub fn ticker(running: Signal<bool>) -> RwSignal<f64> {
+    let now = RwSignal::new(now_ms());
+    let interval = StoredValue::new_local(None::<Interval>);
+    Effect::new(move |_| {
+        let run = running.get();
+        now.set(now_ms());
+        interval.set_value(if run {
+            Some(Interval::new(100, move || now.set(now_ms())))
+        } else {
+            None
+        });
+    });
+    on_cleanup(move || interval.set_value(None));
+    now
+}
+
+/// The clock display: time left for the side to move and a bar.
+#[component]
+pub fn ClockView(
+    clock: RwSignal<MoveClock>,
+    now: RwSignal<f64>,
+    #[prop(into)] active: Signal<bool>,
+) -> impl IntoView {
+    let left = move || clock.with(|c| c.left_at(now.get()));
+    let text = move || match left() {
+        Some(ms) => format_left(ms),
+        None => "no clock".to_string(),
+    };
+    let fraction = move || {
+        clock.with(|c| match (c.left_at(now.get()), c.limit_ms()) {
+            (Some(left), Some(limit)) if limit > 0.0 => left / limit,
+            _ => 1.0,
+        })
+    };
+    let low = move || left().is_some_and(|ms| ms <= 5_000.0) && active.get();
+    view! {
+        <div class="clock" class:low=low class:idle=move || !active.get() role="timer"
+             aria-label=move || format!("time left for this move: {}", text())>
+            <span class="clock-text" data-testid="clock">{text}</span>
+            <span class="clock-bar" aria-hidden="true">
+                <span class="clock-fill" style:width=move || format!("{:.1}%", fraction() * 100.0)></span>
+            </span>
+        </div>
+    }
+}

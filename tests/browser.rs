@@ -1,0 +1,187 @@
+//! Browser tests: the real components mounted in headless Chromium
+//! (`make test-browser`, or `wasm-pack test --headless --chrome`).
+#![cfg(target_arch = "wasm32")]
+
+use gloo_timers::future::TimeoutFuture;
+use leptos::prelude::*;
+use stoneplay::games::ataxx::{Ataxx, AtaxxRules};
+use stoneplay::games::{Game, Record};
+use stoneplay::ui::game::AtaxxGame;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_test::*;
+use web_sys::{Element, HtmlElement};
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+/// Mounts a Territory Duel game from `fen` in a fresh container.
+fn mount_game(fen: &str, clock_secs: u32) -> Element {
+    let doc = web_sys::window().unwrap().document().unwrap();
+    let host: HtmlElement = doc.create_element("div").unwrap().unchecked_into();
+    host.style().set_property("width", "900px").unwrap();
+    doc.body().unwrap().append_child(&host).unwrap();
+    let record = Record::new(Ataxx::from_text(fen, &AtaxxRules::default()).unwrap());
+    leptos::mount::mount_to(host.clone(), move || {
+        view! { <AtaxxGame initial=record clock_secs=clock_secs/> }
+    })
+    .forget();
+    host.unchecked_into()
+}
+
+/// Lets Leptos run its effects and update the DOM.
+async fn settle() {
+    TimeoutFuture::new(30).await;
+}
+
+fn count(root: &Element, selector: &str) -> u32 {
+    root.query_selector_all(selector).unwrap().length()
+}
+
+fn square(root: &Element, name: &str) -> Element {
+    root.query_selector(&format!("[data-square='{name}']"))
+        .unwrap()
+        .unwrap_or_else(|| panic!("no square {name}"))
+}
+
+fn has_class(el: &Element, class: &str) -> bool {
+    el.class_list().contains(class)
+}
+
+/// A press and release at the centre of a square, as a mouse click or tap does.
+async fn click_square(root: &Element, name: &str) {
+    let rect = square(root, name)
+        .query_selector("rect")
+        .unwrap()
+        .unwrap()
+        .get_bounding_client_rect();
+    let (x, y) = (
+        (rect.left() + rect.width() / 2.0) as i32,
+        (rect.top() + rect.height() / 2.0) as i32,
+    );
+    let svg = root.query_selector("svg.board").unwrap().unwrap();
+    for kind in ["pointerdown", "pointerup"] {
+        let init = web_sys::PointerEventInit::new();
+        init.set_bubbles(true);
+        init.set_cancelable(true);
+        init.set_client_x(x);
+        init.set_client_y(y);
+        init.set_button(0);
+        init.set_pointer_id(1);
+        let ev = web_sys::PointerEvent::new_with_event_init_dict(kind, &init).unwrap();
+        svg.dispatch_event(&ev).unwrap();
+    }
+    settle().await;
+}
+
+fn text(root: &Element, selector: &str) -> String {
+    root.query_selector(selector)
+        .unwrap()
+        .and_then(|e| e.text_content())
+        .unwrap_or_default()
+}
+
+#[wasm_bindgen_test]
+async fn board_renders_49_squares_and_4_pieces() {
+    let root = mount_game("x5o/7/7/7/7/7/o5x x 0 1", 30);
+    settle().await;
+    assert_eq!(count(&root, "[data-square]"), 49);
+    assert_eq!(count(&root, ".piece"), 4);
+    assert_eq!(count(&root, ".piece.px"), 2);
+    assert_eq!(count(&root, ".piece.po"), 2);
+    assert_eq!(
+        square(&root, "a7").get_attribute("aria-label").unwrap(),
+        "a7, X piece"
+    );
+    assert!(text(&root, "[data-testid=status]").contains("X to move"));
+}
+
+#[wasm_bindgen_test]
+async fn click_selects_and_shows_clone_and_jump_targets() {
+    let root = mount_game("x5o/7/7/7/7/7/o5x x 0 1", 30);
+    settle().await;
+    click_square(&root, "a7").await;
+    assert!(has_class(&square(&root, "a7"), "selected"));
+    assert_eq!(count(&root, ".target-clone"), 3);
+    assert_eq!(count(&root, ".target-jump"), 5);
+    assert_eq!(count(&root, ".hint-clone"), 3);
+    assert_eq!(count(&root, ".hint-jump"), 5);
+    // Clicking an empty square that is no target deselects.
+    click_square(&root, "d4").await;
+    assert_eq!(count(&root, ".selected"), 0);
+    assert_eq!(count(&root, ".target-clone"), 0);
+    // The opponent's piece cannot be selected.
+    click_square(&root, "a1").await;
+    assert_eq!(count(&root, ".selected"), 0);
+}
+
+#[wasm_bindgen_test]
+async fn a_move_flips_neighbours_and_passes_the_turn() {
+    let root = mount_game("6o/7/7/7/7/1o5/x6 x 0 1", 30);
+    settle().await;
+    click_square(&root, "a1").await;
+    click_square(&root, "b1").await;
+    assert_eq!(
+        count(&root, ".piece.px"),
+        3,
+        "a1, the clone on b1, flipped b2"
+    );
+    assert_eq!(count(&root, ".piece.po"), 1);
+    let b2 = square(&root, "b2")
+        .query_selector(".piece")
+        .unwrap()
+        .unwrap();
+    assert!(has_class(&b2, "px") && has_class(&b2, "flip"));
+    assert!(has_class(&square(&root, "b1"), "last-to"));
+    assert!(text(&root, "[data-testid=status]").contains("O to move"));
+    assert!(text(&root, "[data-testid=notice]").contains("flips 1 piece"));
+    assert_eq!(text(&root, "[data-testid=score-x] .chip-count"), "3");
+    // A jump: O g7 to e5 leaves g7 empty.
+    click_square(&root, "g7").await;
+    click_square(&root, "e5").await;
+    assert!(square(&root, "g7")
+        .query_selector(".piece")
+        .unwrap()
+        .is_none());
+    assert!(has_class(&square(&root, "g7"), "last-from"));
+}
+
+#[wasm_bindgen_test]
+async fn pause_stops_the_clock_and_blocks_moves() {
+    let root = mount_game("x5o/7/7/7/7/7/o5x x 0 1", 30);
+    settle().await;
+    let pause: HtmlElement = root
+        .query_selector("[data-testid=pause]")
+        .unwrap()
+        .unwrap()
+        .unchecked_into();
+    TimeoutFuture::new(1_200).await;
+    let before_pause = text(&root, "[data-testid=clock]");
+    assert_ne!(before_pause, "0:30", "the clock runs before pausing");
+    pause.click();
+    settle().await;
+    let at_pause = text(&root, "[data-testid=clock]");
+    TimeoutFuture::new(1_500).await;
+    assert_eq!(
+        text(&root, "[data-testid=clock]"),
+        at_pause,
+        "paused clock must not move"
+    );
+    click_square(&root, "a7").await;
+    assert_eq!(count(&root, ".selected"), 0, "no selection while paused");
+    pause.click();
+    settle().await;
+    TimeoutFuture::new(1_200).await;
+    assert_ne!(
+        text(&root, "[data-testid=clock]"),
+        at_pause,
+        "the clock runs again after resume"
+    );
+}
+
+#[wasm_bindgen_test]
+async fn running_out_of_time_loses() {
+    let root = mount_game("x5o/7/7/7/7/7/o5x x 0 1", 1);
+    TimeoutFuture::new(1_400).await;
+    let result = text(&root, "[data-testid=result]");
+    assert!(result.contains("O wins"), "got {result:?}");
+    assert!(result.contains("time ran out"), "got {result:?}");
+}
