@@ -235,3 +235,59 @@ fn random_playouts_unusual_options() {
         }
     }
 }
+
+/// Mutated position texts and random move texts never panic; whatever is
+/// accepted is a consistent position.
+#[test]
+fn mutated_input_never_panics() {
+    let alphabet: Vec<char> = "O@*X/ -0123456789wbrpmosx\u{e9}".chars().collect();
+    let mut rng = Rng(0xDEAD_BEEF);
+    let mut accepted = 0;
+    for preset in Preset::ALL {
+        let rules = preset.rules();
+        let mut pos = Mill::start(&rules);
+        for _ in 0..120 {
+            if pos.outcome().is_some() {
+                pos = Mill::start(&rules);
+            }
+            let text = pos.to_text();
+            for _ in 0..20 {
+                let mut chars: Vec<char> = text.chars().collect();
+                for _ in 0..=rng.below(3) {
+                    let i = rng.below(chars.len());
+                    match rng.below(3) {
+                        0 => chars[i] = alphabet[rng.below(alphabet.len())],
+                        1 => {
+                            chars.remove(i);
+                        }
+                        _ => chars.insert(i, alphabet[rng.below(alphabet.len())]),
+                    }
+                }
+                let mutated: String = chars.into_iter().collect();
+                if let Ok(m) = Mill::from_text(&mutated, &rules) {
+                    accepted += 1;
+                    let again = Mill::from_text(&m.to_text(), &rules).unwrap();
+                    assert_eq!(again, m, "{mutated}");
+                    assert_eq!(
+                        m.legal_moves().is_empty(),
+                        m.outcome().is_some(),
+                        "{mutated}"
+                    );
+                    for mv in m.legal_moves() {
+                        let mut n = m;
+                        n.play(mv).unwrap();
+                    }
+                }
+                let prefix: String = mutated
+                    .chars()
+                    .skip(rng.below(4))
+                    .take(rng.below(7))
+                    .collect();
+                let _ = pos.parse_move(&prefix);
+            }
+            let legal = pos.legal_moves();
+            pos.play(legal[rng.below(legal.len())]).unwrap();
+        }
+    }
+    assert!(accepted > 0, "some mutations are valid positions");
+}

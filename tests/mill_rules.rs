@@ -11,7 +11,7 @@ use stoneplay::games::mill::{
 };
 use stoneplay::games::{EndReason, Game, GameError, Outcome, Record, Side};
 
-const START_FEN: &str = "********/********/******** w r p 0 9 0 9 0 0 0 0 0 0 0 0 1";
+const START_FEN: &str = "********/********/******** w p p 0 9 0 9 0 0 0 0 0 0 0 0 1";
 
 fn p(name: &str) -> Point {
     parse_point(name).unwrap()
@@ -883,8 +883,9 @@ fn fen_fields_follow_sanmill() {
     assert_eq!(pos.piece_at(p("d5")), Some(Side::First));
     assert_eq!(pos.piece_at(p("a7")), Some(Side::Second));
     assert_eq!(pos.to_text(), text);
-    // Sanmill writes `p` for a placing start too; fullmove 0 reads as 1.
-    let alt = "********/********/******** w p p 0 9 0 9 0 0 0 0 0 0 0 0 0";
+    // `r` (ready) is read for the untouched start, as are -1 for "no
+    // last-mill square"; fullmove 0 reads as 1.
+    let alt = "********/********/******** w r p 0 9 0 9 0 0 -1 -1 -1 -1 0 0 0";
     assert_eq!(
         Mill::from_text(alt, &MillRules::default())
             .unwrap()

@@ -463,9 +463,10 @@ fn num<T: std::str::FromStr>(field: &str, what: &str) -> Result<T, GameError> {
     })
 }
 
-/// Sanmill numbers the points 8..32; bit `p + 8` is point `p`.
-fn sanmill_square_ok(v: u32) -> bool {
-    v == 0 || (8..32).contains(&v)
+/// Sanmill numbers the points 8..32 (bit `p + 8` is point `p`); 0 and -1
+/// (Sanmill's Rust port) mean "no square".
+fn sanmill_square_ok(v: i64) -> bool {
+    v == 0 || v == -1 || (8..32).contains(&v)
 }
 
 impl Game for Mill {
@@ -492,8 +493,9 @@ impl Game for Mill {
 
     /// Reads Sanmill's FEN: `board side phase action wOn wHand bOn bHand
     /// wRemove bRemove wMillFrom wMillTo bMillFrom bMillTo formedMills
-    /// rule50 fullmove`. The four last-mill squares are accepted (0 or
-    /// 8..31) and ignored; no rule here uses them.
+    /// rule50 fullmove`. The four last-mill squares are accepted (0, -1 or
+    /// 8..31) and ignored (no rule here uses them) and written as 0. Phase
+    /// `r` (ready) is accepted for the untouched start; `p` is written.
     fn from_text(text: &str, rules: &MillRules) -> Result<Self, GameError> {
         rules.validate()?;
         let f: Vec<&str> = text.split_whitespace().collect();
@@ -556,9 +558,13 @@ impl Game for Mill {
             "black mill from",
             "black mill to",
         ]) {
-            let v: u32 = num(f[i], what)?;
+            let v: i64 = f[i]
+                .parse()
+                .map_err(|_| bad(format!("{what} must be a number, not '{}'", f[i])))?;
             if !sanmill_square_ok(v) {
-                return Err(bad(format!("{what} must be 0 or a square 8..31, not {v}")));
+                return Err(bad(format!(
+                    "{what} must be 0, -1 or a square 8..31, not {v}"
+                )));
             }
         }
         let formed_all: u64 = num(f[14], "formed mills")?;
@@ -692,7 +698,6 @@ impl Game for Mill {
         let side = if self.side == Side::First { 'w' } else { 'b' };
         let phase = match self.phase() {
             Phase::Over => 'o',
-            Phase::Placing if self.untouched_start() => 'r',
             Phase::Placing => 'p',
             Phase::Moving => 'm',
         };

@@ -267,12 +267,20 @@ impl MillRules {
 /// The named rule sets of the rules file.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum Preset {
+    /// The default: 9 pieces, no diagonals, flying at 3.
     NineMensMorris,
+    /// 12 pieces with the diagonal lines.
     TwelveMensMorris,
+    /// 12 pieces, diagonals, two mills at once remove two pieces.
     Morabaraba,
+    /// 10 pieces; a side may slide instead of placing.
     LaskerMorris,
+    /// Each mill removes only the first time it is formed.
     RussianMill,
+    /// No flying.
     ChengSanQi,
+    /// 12 pieces, diagonals, no flying, mark-and-delay removal in placing,
+    /// the defender starts the moving phase, any piece may be removed.
     DaSanQi,
 }
 
