@@ -8,6 +8,44 @@
 //! A turn is one or more actions by the same player: a placement or slide,
 //! then, if it closed a mill, one removal action per owed piece (`xd7`).
 //! Every action is one [`MillMove`] and one perft ply.
+//!
+//! Decisions where the rules file is silent (Sanmill's behaviour where it
+//! has one):
+//! - **Owed removals lapse** when the opponent has no piece on the board to
+//!   take: the count owed is capped by the opponent's pieces on the board,
+//!   so a removal is always possible while one is owed. Marked points are
+//!   never pieces, so they cannot be removed.
+//! - **Phase**: placing lasts until both hands are empty and the removals
+//!   of the last placement are done. The moving phase then starts with
+//!   White, or with Black under `defender_first`, whoever placed last.
+//!   Marks (mark-and-delay) are cleared at that moment.
+//! - **Flying** needs an empty hand as well as at most `fly_at` pieces on
+//!   the board (matters only for Lasker).
+//! - **Lasker**: a side with an empty hand while the other still places
+//!   must slide; its blockade is a stalemate like in the moving phase.
+//! - **Stalemate, turn passes**: the pass happens inside the move that
+//!   blocked the opponent (no pass move). If both sides are blocked the game
+//!   is drawn (`NeitherCanMove`).
+//! - **Board full** means 24 pieces on the board (marks do not count); a
+//!   placing side with no empty point (only possible with invalid rules)
+//!   is treated the same.
+//! - **Endings order**: too few pieces (checked right after each removal),
+//!   then the n-move rule, board full, and finally blocked side.
+//! - **n-move counter** (Sanmill's `rule50`): slides add one, placements and
+//!   removals reset it; the draw comes when it reaches `n_move_rule`.
+//! - **Full-move number** starts at 1 and grows when Black's turn (its
+//!   move and removals) ends.
+//! - **One-time mill** follows Sanmill's `formedMillsBB`: per side the set
+//!   of points of every mill formed so far; a line whose three points are
+//!   all in that set no longer counts as a new mill. Tracked only with the
+//!   option on.
+//! - **FEN**: the four last-mill squares are read (0, -1 or 8..31) and
+//!   ignored, and written as 0; `r` (ready) is read for the untouched start
+//!   and `p` written; a finished position is written with phase `o`; a
+//!   text whose side to move is blocked under "turn passes" is read with
+//!   the turn already passed.
+//! - **Hash** leaves out the n-move counter and the move number so that
+//!   repeated positions hash alike for [`crate::games::Record`].
 
 pub mod board;
 pub mod position;
