@@ -7,6 +7,7 @@
 //! the moves played so far; search keeps its own path of hashes instead.
 
 pub mod ataxx;
+pub mod mill;
 
 use std::fmt;
 
