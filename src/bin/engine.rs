@@ -11,10 +11,12 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use stoneplay::games::ataxx::{Ataxx, AtaxxRules};
+use stoneplay::games::mill::{Mill, Preset};
 use stoneplay::games::{perft, perft_divide, Game};
 
 const USAGE: &str = "usage: engine perft GAME DEPTH [POSITION] [--divide] [--rules PRESET]
-  GAME      ataxx
+  GAME      ataxx | mill
+  PRESET    for mill: nine (default), twelve, morabaraba, lasker, russian, cheng-san-qi, da-san-qi
   DEPTH     plies to count, 0..=12
   POSITION  the game's position text (for ataxx a FEN such as \"x5o/7/7/7/7/7/o5x x 0 1\")";
 
@@ -95,7 +97,17 @@ fn perft_command(a: PerftArgs) -> Result<(), String> {
             }
             run_perft::<Ataxx>(&a, &AtaxxRules::default())
         }
-        other => Err(format!("unknown game '{other}' (expected ataxx)")),
+        "mill" => {
+            let preset = match &a.rules {
+                Some(name) => Preset::from_slug(name).ok_or_else(|| {
+                    let known: Vec<&str> = Preset::ALL.iter().map(|p| p.slug()).collect();
+                    format!("unknown Mill preset '{name}' (expected one of {})", known.join(", "))
+                })?,
+                None => Preset::NineMensMorris,
+            };
+            run_perft::<Mill>(&a, &preset.rules())
+        }
+        other => Err(format!("unknown game '{other}' (expected ataxx or mill)")),
     }
 }
 

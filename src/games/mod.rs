@@ -156,6 +156,10 @@ pub trait Game: Clone + PartialEq + fmt::Debug + Sized {
     /// The rule options of this game (a value, not a code path per variant).
     type Rules: Clone + Default + PartialEq + fmt::Debug;
 
+    /// Perft convention for a game that ends before the requested depth:
+    /// `false` counts it as 0 (libataxx, Stones!), `true` as one leaf (Sanmill).
+    const PERFT_FINISHED_IS_LEAF: bool = false;
+
     /// The usual starting position under `rules`.
     fn start(rules: &Self::Rules) -> Self;
     /// Reads a position from its text notation (FEN or the game's own).
@@ -208,13 +212,17 @@ pub trait Game: Clone + PartialEq + fmt::Debug + Sized {
     }
 }
 
-/// Counts the move sequences of exactly `depth` plies; a finished game
-/// contributes 0 below the root (libataxx's and the rules files' convention).
+/// Counts the move sequences of exactly `depth` plies. A game that ends
+/// earlier counts 0 or 1 as [`Game::PERFT_FINISHED_IS_LEAF`] says, following
+/// each game's reference program.
 pub fn perft<G: Game>(pos: &G, depth: u32) -> u64 {
     if depth == 0 {
         return 1;
     }
     let moves = pos.legal_moves();
+    if moves.is_empty() && G::PERFT_FINISHED_IS_LEAF {
+        return 1;
+    }
     if depth == 1 {
         return moves.len() as u64;
     }

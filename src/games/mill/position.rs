@@ -472,6 +472,8 @@ fn sanmill_square_ok(v: i64) -> bool {
 impl Game for Mill {
     type Move = MillMove;
     type Rules = MillRules;
+    /// Sanmill counts a finished game as a leaf in perft.
+    const PERFT_FINISHED_IS_LEAF: bool = true;
 
     fn start(rules: &MillRules) -> Self {
         let mut m = Mill {

@@ -1,0 +1,74 @@
+// Shared end-to-end harness: serves the release build in dist/ on a free
+// localhost port and drives Debian's Chromium through playwright-core.
+// Any uncaught page error or console error fails the test that opened the page.
+import http from 'node:http';
+import fs from 'node:fs';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+export const root = path.resolve(here, '..', '..');
+const require = createRequire(path.join(root, '.tools', 'package.json'));
+const { chromium } = require('playwright-core');
+
+const TYPES = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.wasm': 'application/wasm',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json',
+  '.webmanifest': 'application/manifest+json',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+};
+
+/** Serves `dir` on 127.0.0.1 under `prefix` (e.g. "/" or "/games/stoneplay/"). */
+export async function serve(dir = path.join(root, 'dist'), prefix = '/') {
+  if (!fs.existsSync(path.join(dir, 'index.html'))) {
+    throw new Error(`${dir}/index.html is missing: run 'make dist' first`);
+  }
+  const server = http.createServer((req, res) => {
+    const url = new URL(req.url, 'http://localhost');
+    if (!url.pathname.startsWith(prefix)) {
+      res.writeHead(404).end('not found');
+      return;
+    }
+    let rel = decodeURIComponent(url.pathname.slice(prefix.length)) || 'index.html';
+    const file = path.join(dir, rel);
+    if (!file.startsWith(dir) || !fs.existsSync(file) || fs.statSync(file).isDirectory()) {
+      res.writeHead(404).end('not found');
+      return;
+    }
+    res.writeHead(200, { 'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream' });
+    fs.createReadStream(file).pipe(res);
+  });
+  await new Promise((ok) => server.listen(0, '127.0.0.1', ok));
+  const { port } = server.address();
+  return { url: `http://127.0.0.1:${port}${prefix}`, close: () => new Promise((ok) => server.close(ok)) };
+}
+
+/** Headless Chromium as this machine runs it: as root, offline. */
+export async function launch() {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+    args: [
+      '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-quic',
+      '--no-first-run', '--disable-background-networking', '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+}
+
+/** A new page that records page errors and console errors in `errors`. */
+export async function openPage(browser, url, viewport = { width: 1280, height: 800 }) {
+  const context = await browser.newContext({ viewport });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(`page error: ${e.message}`));
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(`console error: ${m.text()}`);
+  });
+  await page.goto(url);
+  return { page, errors, context };
+}

@@ -1,0 +1,97 @@
+// End to end: the release build served on localhost, a short Territory Duel
+// game played with real clicks and a drag in headless Chromium.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { serve, launch, openPage } from './harness.mjs';
+
+let server;
+let browser;
+
+before(async () => {
+  server = await serve();
+  browser = await launch();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+const score = (page, side) => page.locator(`[data-testid=score-${side}] .chip-count`).textContent();
+const status = (page) => page.locator('[data-testid=status]').textContent();
+const click = (page, sq) => page.locator(`[data-square=${sq}] rect`).click();
+
+async function move(page, from, to) {
+  await click(page, from);
+  await click(page, to);
+}
+
+test('a short game with clicks, a drag, pause and a new game', async () => {
+  const { page, errors, context } = await openPage(browser, server.url);
+  await page.locator('[data-square]').first().waitFor();
+  assert.equal(await page.locator('[data-square]').count(), 49);
+  assert.equal(await page.locator('.piece').count(), 4);
+  assert.match(await status(page), /X to move/);
+
+  // X clones a7 → b6: targets are shown after selecting.
+  await click(page, 'a7');
+  assert.equal(await page.locator('.target-clone').count(), 3);
+  assert.equal(await page.locator('.target-jump').count(), 5);
+  await click(page, 'b6');
+  assert.equal(await score(page, 'x'), '3');
+  assert.match(await status(page), /O to move/);
+
+  await move(page, 'a1', 'b2'); // O clones
+  await move(page, 'a7', 'a5'); // X jumps
+  assert.equal(await page.locator('[data-square=a7] .piece').count(), 0);
+  await move(page, 'b2', 'a3'); // O clones next to a4
+  assert.equal(await score(page, 'o'), '4');
+
+  // X clones a5 → a4 and turns a3.
+  await move(page, 'a5', 'a4');
+  assert.equal(await score(page, 'x'), '6');
+  assert.equal(await score(page, 'o'), '3');
+  assert.equal(await page.locator('[data-square=a3] .piece.px.flip').count(), 1);
+  assert.match(await page.locator('[data-testid=notice]').textContent(), /flips 1 piece/);
+
+  // O drags g7 to g5 (a jump) with the mouse.
+  const from = await page.locator('[data-square=g7] rect').boundingBox();
+  const to = await page.locator('[data-square=g5] rect').boundingBox();
+  await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(to.x + to.width / 2, to.y + to.height / 2, { steps: 8 });
+  await page.mouse.up();
+  assert.equal(await page.locator('[data-square=g5] .piece.po').count(), 1);
+  assert.equal(await page.locator('[data-square=g7] .piece').count(), 0);
+  assert.equal(await page.locator('.movelist li').count(), 6);
+
+  // Pause: the clock stops and the board takes no moves.
+  await page.locator('[data-testid=pause]').click();
+  assert.match(await status(page), /Paused/);
+  const frozen = await page.locator('[data-testid=clock]').textContent();
+  await page.waitForTimeout(1500);
+  assert.equal(await page.locator('[data-testid=clock]').textContent(), frozen);
+  await page.locator('.overlay button').click(); // Resume
+  assert.match(await status(page), /X to move/);
+
+  // New game resets the board.
+  await page.locator('[data-testid=new-game]').click();
+  assert.equal(await page.locator('.piece').count(), 4);
+  assert.equal(await page.locator('.movelist li').count(), 0);
+
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('the page fits a phone screen without horizontal scrolling', async () => {
+  const { page, errors, context } = await openPage(browser, server.url, { width: 360, height: 740 });
+  await page.locator('[data-square]').first().waitFor();
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  assert.ok(overflow <= 0, `page is ${overflow}px wider than the phone`);
+  const board = await page.locator('svg.board').boundingBox();
+  assert.ok(board.width >= 300, `board is only ${board.width}px wide`);
+  await move(page, 'g1', 'f2');
+  assert.equal(await score(page, 'x'), '3');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
