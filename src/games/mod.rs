@@ -6,6 +6,8 @@
 //! (threefold repetition) live in [`Record`], which wraps a position with
 //! the moves played so far; search keeps its own path of hashes instead.
 
+pub mod stones;
+
 use std::fmt;
 
 /// One of the two players. `First` moves first (X in Territory Duel,
