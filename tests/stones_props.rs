@@ -34,9 +34,15 @@ impl Rng {
     }
 }
 
-/// Upper bound on the length of a game checked by the playouts. Diagonal
-/// moves are at most 16 stones x 7 ranks = 112; the rest is sideways jumps.
-const MAX_PLIES: usize = 1000;
+/// A proven bound on the length of a game from the start. Every diagonal
+/// move takes a stone at least one rank forward: at most 16 stones x 7
+/// ranks = 112 of them. A sideways jump reads and writes one rank only, and
+/// one rank allows at most 4 sideways jumps in a row (stones_rules.rs,
+/// `sideways_jumps_alone_never_repeat_a_rank`, checks all 5^8 rank
+/// contents). A diagonal move changes at most 3 ranks (left, entered, and
+/// the jumped stone's), each of which may then see 4 more sideways jumps.
+/// So: 112 + 8 x 4 + 112 x 3 x 4 = 1488 plies.
+const MAX_PLIES: usize = 112 + 8 * 4 + 112 * 3 * 4;
 
 fn texts(moves: &[StonesMove]) -> BTreeSet<String> {
     moves.iter().map(|m| m.to_string()).collect()

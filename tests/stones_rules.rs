@@ -761,3 +761,104 @@ fn error_messages_display_their_kind() {
     let e = "c3-c5".parse::<StonesMove>().unwrap_err();
     assert!(e.to_string().starts_with("invalid move: 'c3-c5'"));
 }
+
+// ---------------------------------------------------------------- termination
+
+/// The longest run of sideways jumps (by either side, in any order) that
+/// one rank allows; computed and checked by the test below, and used by the
+/// game-length bound in stones_props.rs.
+const SIDEWAYS_JUMPS_PER_RANK: u32 = 4;
+
+#[test]
+fn sideways_jumps_alone_never_repeat_a_rank() {
+    // The rules file: "sideways jumps alone cannot repeat a position". A
+    // sideways jump reads and writes one rank only, so enumerate every
+    // content of one rank (empty, W, W*, B, B* on 8 squares: 5^8 states),
+    // take the engine's sideways jumps for both sides as edges, and check
+    // the graph has no cycle (Kahn's algorithm), measuring its longest path.
+    const STATES: usize = 390_625;
+    let decode = |mut code: usize| {
+        let mut cells = [0u8; 8];
+        for c in cells.iter_mut() {
+            *c = (code % 5) as u8;
+            code /= 5;
+        }
+        cells
+    };
+    let encode = |p: &Stones, rank: u8| {
+        (0..8).rev().fold(0usize, |acc, file| {
+            let cell = match p.stone_at(rank * 8 + file) {
+                None => 0,
+                Some((Side::First, false)) => 1,
+                Some((Side::First, true)) => 2,
+                Some((Side::Second, false)) => 3,
+                Some((Side::Second, true)) => 4,
+            };
+            acc * 5 + cell
+        })
+    };
+    let rank = 3u8; // rank 4: any rank behaves the same for sideways jumps
+    let mut edges: Vec<Vec<u32>> = vec![Vec::new(); STATES];
+    let mut indegree = vec![0u32; STATES];
+    for (code, out) in edges.iter_mut().enumerate() {
+        let cells = decode(code);
+        let mut white = Vec::new();
+        let mut black = Vec::new();
+        for (file, &c) in cells.iter().enumerate() {
+            let name = square_name(rank * 8 + file as u8);
+            match c {
+                1 => white.push(name),
+                2 => white.push(name + "*"),
+                3 => black.push(name),
+                4 => black.push(name + "*"),
+                _ => {}
+            }
+        }
+        for side in ["w", "b"] {
+            let p = pos(&format!(
+                "W:{} B:{} {side}",
+                white.join(","),
+                black.join(",")
+            ));
+            assert_eq!(encode(&p, rank), code);
+            for mv in p.legal_moves() {
+                if mv.from / 8 == mv.to / 8 {
+                    let mut q = p;
+                    q.play_unchecked(mv);
+                    let next = encode(&q, rank);
+                    out.push(next as u32);
+                    indegree[next] += 1;
+                }
+            }
+        }
+    }
+    let mut ready: Vec<usize> = (0..STATES).filter(|&s| indegree[s] == 0).collect();
+    let mut longest = vec![0u32; STATES];
+    let mut done = 0;
+    let mut edge_count = 0;
+    while let Some(s) = ready.pop() {
+        done += 1;
+        for &t in &edges[s] {
+            let t = t as usize;
+            edge_count += 1;
+            longest[t] = longest[t].max(longest[s] + 1);
+            indegree[t] -= 1;
+            if indegree[t] == 0 {
+                ready.push(t);
+            }
+        }
+    }
+    assert!(
+        edge_count > 100_000,
+        "sideways jumps were generated: {edge_count}"
+    );
+    assert_eq!(
+        done, STATES,
+        "some rank states lie on a cycle of sideways jumps"
+    );
+    let max = longest.iter().copied().max().unwrap();
+    println!(
+        "sideways-jump graph of one rank: {STATES} states, {edge_count} edges, longest path {max}"
+    );
+    assert_eq!(max, SIDEWAYS_JUMPS_PER_RANK);
+}
