@@ -40,6 +40,8 @@ pub fn square_name(sq: Square) -> String {
 }
 
 /// Reads a square name `a1`..`h8` (lower-case file letter, then rank digit).
+/// Errors are `GameError::BadMove` (squares are typed as parts of moves);
+/// position text reports its bad squares as `GameError::BadPosition`.
 pub fn parse_square(s: &str) -> Result<Square, GameError> {
     let bad = || {
         GameError::BadMove(format!(
