@@ -8,6 +8,7 @@
 
 pub mod ataxx;
 pub mod mill;
+pub mod stones;
 
 use std::fmt;
 
