@@ -5,7 +5,7 @@
 
 use super::board::bit;
 use super::{Ataxx, AtaxxRules};
-use crate::games::{GameError, Side};
+use crate::games::{Game, GameError, Side};
 
 fn bad(msg: String) -> GameError {
     GameError::BadPosition(msg)
@@ -156,7 +156,7 @@ pub(super) fn write(pos: &Ataxx) -> String {
             out.push('/');
         }
     }
-    let side = match pos.side_to_move_inner() {
+    let side = match pos.side_to_move() {
         Side::First => 'x',
         Side::Second => 'o',
     };

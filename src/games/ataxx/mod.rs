@@ -105,10 +105,6 @@ impl Ataxx {
         }
     }
 
-    pub(crate) fn side_to_move_inner(&self) -> Side {
-        self.side
-    }
-
     /// The owner of the piece on `sq`, if any (`Side::First` = X, `Side::Second` = O).
     pub fn piece_at(&self, sq: Square) -> Option<Side> {
         let b = bit(sq);

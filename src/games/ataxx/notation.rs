@@ -69,13 +69,19 @@ impl FromStr for AtaxxMove {
                 "'{text}' is not a move: use a target square like 'b6', origin+target like 'a7c5', or '0000' to pass"
             )));
         }
+        let square = |part: &str| {
+            parse_square(part).map_err(|e| match e {
+                GameError::BadMove(why) => {
+                    GameError::BadMove(format!("'{s}' is not a move: {why}"))
+                }
+                other => other,
+            })
+        };
         match s.len() {
-            2 => Ok(AtaxxMove::Clone {
-                to: parse_square(s)?,
-            }),
+            2 => Ok(AtaxxMove::Clone { to: square(s)? }),
             4 => {
-                let from = parse_square(&s[..2])?;
-                let to = parse_square(&s[2..])?;
+                let from = square(&s[..2])?;
+                let to = square(&s[2..])?;
                 match distance(from, to) {
                     0 => Err(GameError::BadMove(format!(
                         "'{s}' starts and ends on the same square"
