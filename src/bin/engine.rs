@@ -12,13 +12,15 @@ use std::time::Instant;
 
 use stoneplay::games::ataxx::{Ataxx, AtaxxRules};
 use stoneplay::games::mill::{Mill, Preset};
+use stoneplay::games::stones::{Stones, StonesRules};
 use stoneplay::games::{perft, perft_divide, Game};
 
 const USAGE: &str = "usage: engine perft GAME DEPTH [POSITION] [--divide] [--rules PRESET]
-  GAME      ataxx | mill
+  GAME      ataxx | stones | mill
   PRESET    for mill: nine (default), twelve, morabaraba, lasker, russian, cheng-san-qi, da-san-qi
   DEPTH     plies to count, 0..=12
-  POSITION  the game's position text (for ataxx a FEN such as \"x5o/7/7/7/7/7/o5x x 0 1\")";
+  POSITION  the game's position text (ataxx: a FEN such as \"x5o/7/7/7/7/7/o5x x 0 1\";
+            stones: \"W:a1,b1 B:a8,b8 w\"; mill: Sanmill's FEN)";
 
 /// Deepest perft the command accepts: beyond it a run would take days.
 const MAX_DEPTH: u32 = 12;
@@ -97,17 +99,28 @@ fn perft_command(a: PerftArgs) -> Result<(), String> {
             }
             run_perft::<Ataxx>(&a, &AtaxxRules::default())
         }
+        "stones" => {
+            if let Some(r) = &a.rules {
+                return Err(format!("stones has no rule presets (got '{r}')"));
+            }
+            run_perft::<Stones>(&a, &StonesRules)
+        }
         "mill" => {
             let preset = match &a.rules {
                 Some(name) => Preset::from_slug(name).ok_or_else(|| {
                     let known: Vec<&str> = Preset::ALL.iter().map(|p| p.slug()).collect();
-                    format!("unknown Mill preset '{name}' (expected one of {})", known.join(", "))
+                    format!(
+                        "unknown Mill preset '{name}' (expected one of {})",
+                        known.join(", ")
+                    )
                 })?,
                 None => Preset::NineMensMorris,
             };
             run_perft::<Mill>(&a, &preset.rules())
         }
-        other => Err(format!("unknown game '{other}' (expected ataxx or mill)")),
+        other => Err(format!(
+            "unknown game '{other}' (expected ataxx, stones or mill)"
+        )),
     }
 }
 

@@ -6,7 +6,7 @@
 
 use leptos::prelude::*;
 
-use super::board::ataxx::{last_move, side_name, AtaxxBoard};
+use super::board::ataxx::{side_name, AtaxxBoard};
 use super::clock::{now_ms, ticker, ClockView, MoveClock};
 use crate::games::ataxx::{square_name, Ataxx, AtaxxMove, AtaxxRules, Square};
 use crate::games::{Game, Outcome, Record, Side};
@@ -198,20 +198,25 @@ pub fn AtaxxGame(
         }
         format!("{} to move", side_name(to_move()))
     };
+    // The move list as full moves: (number, first side's move, second side's move).
     let moves = move || {
         record.with(|r| {
             let mut pos = *r.start();
-            r.moves()
-                .iter()
-                .map(|&mv| {
-                    let side = pos.side_to_move();
-                    pos.play_unchecked(mv);
-                    (side, mv.to_string())
-                })
-                .collect::<Vec<_>>()
+            let mut rows: Vec<(u32, Option<String>, Option<String>)> = Vec::new();
+            for &mv in r.moves() {
+                let side = pos.side_to_move();
+                let number = pos.fullmove();
+                pos.play_unchecked(mv);
+                let text = Some(mv.to_string());
+                match (side, rows.last_mut()) {
+                    (Side::Second, Some(row)) if row.0 == number && row.2.is_none() => row.2 = text,
+                    (Side::First, _) => rows.push((number, text, None)),
+                    (Side::Second, _) => rows.push((number, None, text)),
+                }
+            }
+            rows
         })
     };
-    let last_ply = move || record.with(|r| last_move(r).ply);
 
     view! {
         <section class="game" aria-label="Territory Duel">
@@ -255,13 +260,19 @@ pub fn AtaxxGame(
                 <p class="notice" aria-live="polite" data-testid="notice">{move || notice.get()}</p>
                 <ol class="movelist" aria-label="moves">
                     {move || {
-                        let n = last_ply();
-                        moves()
-                            .into_iter()
+                        let rows = moves();
+                        let n = rows.len();
+                        let last_second = record.with(|r| r.position().side_to_move() == Side::First);
+                        rows.into_iter()
                             .enumerate()
-                            .map(|(i, (side, text))| {
-                                let cls = if side == Side::First { "mv px" } else { "mv po" };
-                                view! { <li class=cls class:current=i + 1 == n>{text}</li> }
+                            .map(|(i, (number, first, second))| {
+                                let last_row = i + 1 == n;
+                                view! {
+                                    <li value=number.to_string()>
+                                        <span class="mv" class:current=last_row && !last_second>{first.unwrap_or_else(|| "…".into())}</span>
+                                        <span class="mv" class:current=last_row && last_second>{second.unwrap_or_default()}</span>
+                                    </li>
+                                }
                             })
                             .collect_view()
                     }}

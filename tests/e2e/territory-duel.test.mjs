@@ -49,7 +49,7 @@ test('a short game with clicks, a drag, pause and a new game', async () => {
 
   // X clones a5 → a4 and turns a3.
   await move(page, 'a5', 'a4');
-  assert.equal(await score(page, 'x'), '6');
+  assert.equal(await score(page, 'x'), '5'); // a4, a5, b6, g1 and the flipped a3
   assert.equal(await score(page, 'o'), '3');
   assert.equal(await page.locator('[data-square=a3] .piece.px.flip').count(), 1);
   assert.match(await page.locator('[data-testid=notice]').textContent(), /flips 1 piece/);
@@ -63,7 +63,8 @@ test('a short game with clicks, a drag, pause and a new game', async () => {
   await page.mouse.up();
   assert.equal(await page.locator('[data-square=g5] .piece.po').count(), 1);
   assert.equal(await page.locator('[data-square=g7] .piece').count(), 0);
-  assert.equal(await page.locator('.movelist li').count(), 6);
+  assert.equal(await page.locator('.movelist li').count(), 3, 'six moves make three full moves');
+  assert.deepEqual(await page.locator('.movelist .mv').allTextContents(), ['b6', 'b2', 'a7a5', 'a3', 'a4', 'g7g5']);
 
   // Pause: the clock stops and the board takes no moves.
   await page.locator('[data-testid=pause]').click();

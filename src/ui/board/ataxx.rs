@@ -306,11 +306,11 @@ pub fn AtaxxBoard(
             };
             let file_label = (sq / N == 0).then(|| {
                 let t = ((b'a' + sq % N) as char).to_string();
-                view! { <text class="coord" x=x + CELL - 8.0 y=y + CELL - 8.0 text-anchor="end">{t}</text> }
+                view! { <text class="coord" x=x + CELL - 5.0 y=y + CELL - 5.0 text-anchor="end">{t}</text> }
             });
             let rank_label = (sq % N == 0).then(|| {
                 let t = (sq / N + 1).to_string();
-                view! { <text class="coord" x=x + 7.0 y=y + 22.0>{t}</text> }
+                view! { <text class="coord" x=x + 5.0 y=y + 17.0>{t}</text> }
             });
             view! {
                 <g class=cls role="button" tabindex="0" aria-label=label data-square=name on:keydown=on_key>
@@ -358,14 +358,14 @@ fn piece_shape(side: Side, cx: f64, cy: f64, class: String) -> AnyView {
     match side {
         Side::First => view! {
             <g class=class>
-                <circle class="body" cx=cx cy=cy r="38"/>
+                <circle class="body" cx=cx cy=cy r="36"/>
                 <path class="mark" d=format!("M{} {} l20 20 M{} {} l-20 20", cx - 10.0, cy - 10.0, cx + 10.0, cy - 10.0)/>
             </g>
         }
         .into_any(),
         Side::Second => view! {
             <g class=class>
-                <circle class="body" cx=cx cy=cy r="38"/>
+                <circle class="body" cx=cx cy=cy r="36"/>
                 <circle class="mark" cx=cx cy=cy r="14"/>
             </g>
         }
