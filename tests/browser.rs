@@ -5,26 +5,37 @@
 use gloo_timers::future::TimeoutFuture;
 use leptos::prelude::*;
 use stoneplay::games::ataxx::{Ataxx, AtaxxRules};
+use stoneplay::games::mill::Mill;
+use stoneplay::games::stones::{Stones, StonesRules};
 use stoneplay::games::{Game, Record};
-use stoneplay::ui::game::AtaxxGame;
+use stoneplay::ui::game::GameScreen;
+use stoneplay::ui::games::UiGame;
+use stoneplay::ui::link::{load_query, query_for, Loaded};
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 use web_sys::{Element, HtmlElement};
 
 wasm_bindgen_test_configure!(run_in_browser);
 
-/// Mounts a Territory Duel game from `fen` in a fresh container.
-fn mount_game(fen: &str, clock_secs: u32) -> Element {
+/// Mounts a game screen for `record` in a fresh container.
+fn mount<G: UiGame>(record: Record<G>, clock_secs: u32) -> Element {
     let doc = web_sys::window().unwrap().document().unwrap();
     let host: HtmlElement = doc.create_element("div").unwrap().unchecked_into();
     host.style().set_property("width", "900px").unwrap();
     doc.body().unwrap().append_child(&host).unwrap();
-    let record = Record::new(Ataxx::from_text(fen, &AtaxxRules::default()).unwrap());
     leptos::mount::mount_to(host.clone(), move || {
-        view! { <AtaxxGame initial=record clock_secs=clock_secs/> }
+        view! { <GameScreen<G> initial=record clock_secs=clock_secs/> }
     })
     .forget();
     host.unchecked_into()
+}
+
+/// Mounts a Territory Duel game from `fen`.
+fn mount_game(fen: &str, clock_secs: u32) -> Element {
+    mount(
+        Record::new(Ataxx::from_text(fen, &AtaxxRules::default()).unwrap()),
+        clock_secs,
+    )
 }
 
 /// Lets Leptos run its effects and update the DOM.
@@ -48,7 +59,20 @@ fn has_class(el: &Element, class: &str) -> bool {
 
 /// A press and release at the centre of a square, as a mouse click or tap does.
 async fn click_square(root: &Element, name: &str) {
-    let rect = square(root, name)
+    click_at(root, &square(root, name)).await;
+}
+
+/// A press and release at the centre of a Mill point.
+async fn click_point(root: &Element, name: &str) {
+    let el = root
+        .query_selector(&format!("[data-point='{name}']"))
+        .unwrap()
+        .unwrap_or_else(|| panic!("no point {name}"));
+    click_at(root, &el).await;
+}
+
+async fn click_at(root: &Element, target: &Element) {
+    let rect = target
         .query_selector("rect")
         .unwrap()
         .unwrap()
@@ -133,7 +157,7 @@ async fn a_move_flips_neighbours_and_passes_the_turn() {
     assert!(has_class(&square(&root, "b1"), "last-to"));
     assert!(text(&root, "[data-testid=status]").contains("O to move"));
     assert!(text(&root, "[data-testid=notice]").contains("flips 1 piece"));
-    assert_eq!(text(&root, "[data-testid=score-x] .chip-count"), "3");
+    assert_eq!(text(&root, "[data-testid=score-first] .chip-count"), "3");
     // A jump: O g7 to e5 leaves g7 empty.
     click_square(&root, "g7").await;
     click_square(&root, "e5").await;
@@ -184,4 +208,96 @@ async fn running_out_of_time_loses() {
     let result = text(&root, "[data-testid=result]");
     assert!(result.contains("O wins"), "got {result:?}");
     assert!(result.contains("time ran out"), "got {result:?}");
+}
+
+#[wasm_bindgen_test]
+async fn stones_board_shows_pins_targets_and_a_pinning_jump() {
+    let pos = Stones::from_text("W:a1,b2*,c1,c3,g2,h4 B:a5,e4*,f6,g5* w", &StonesRules).unwrap();
+    let root = mount(Record::new(pos), 30);
+    settle().await;
+    assert_eq!(count(&root, "[data-square]"), 64);
+    assert_eq!(count(&root, ".piece"), 10);
+    assert_eq!(count(&root, ".piece.pinned"), 3);
+    assert_eq!(
+        count(&root, ".piece.pinned .pin"),
+        3,
+        "pins are marked by a cross, not colour alone"
+    );
+    assert!(square(&root, "b2")
+        .get_attribute("aria-label")
+        .unwrap()
+        .contains("pinned"));
+    click_square(&root, "c3").await;
+    assert_eq!(count(&root, ".target-slide"), 3, "c3-b4, c3-d4, c3-e5");
+    assert_eq!(count(&root, ".target-jump"), 1, "c3xf6-g7");
+    assert!(has_class(&square(&root, "f6"), "jump-over"));
+    click_square(&root, "g7").await;
+    assert_eq!(count(&root, ".piece.pinned"), 4);
+    let f6 = square(&root, "f6")
+        .query_selector(".piece")
+        .unwrap()
+        .unwrap();
+    assert!(has_class(&f6, "pinned") && has_class(&f6, "pin-now"));
+    assert!(text(&root, "[data-testid=notice]").contains("pins the stone on f6"));
+    assert!(text(&root, "[data-testid=status]").contains("Black to move"));
+}
+
+#[wasm_bindgen_test]
+async fn mill_board_places_forms_a_mill_and_removes() {
+    let root = mount(Record::new(Mill::start(&Default::default())), 30);
+    settle().await;
+    assert_eq!(count(&root, "[data-point]"), 24);
+    assert_eq!(count(&root, ".piece.hand"), 18);
+    assert!(text(&root, "[data-testid=status]").contains("White: place a piece (9 in hand)"));
+    for p in ["a7", "b6", "d7", "d6"] {
+        click_point(&root, p).await;
+    }
+    assert_eq!(count(&root, ".piece.hand"), 14);
+    click_point(&root, "g7").await;
+    assert!(text(&root, "[data-testid=status]").contains("remove a Black piece"));
+    assert_eq!(count(&root, ".target-remove"), 2);
+    assert_eq!(count(&root, ".mill-fresh"), 1, "the new mill is drawn");
+    assert_eq!(count(&root, ".piece.in-mill"), 3);
+    click_point(&root, "b6").await;
+    assert_eq!(count(&root, ".piece.pb:not(.hand)"), 1);
+    assert!(text(&root, "[data-testid=score-second]").contains("1 lost"));
+    assert!(text(&root, "[data-testid=status]").contains("Black: place a piece"));
+}
+
+#[wasm_bindgen_test]
+fn links_round_trip_and_bad_links_are_refused() {
+    let Ok(Some(Loaded::Mill(r))) = load_query("?game=mill&rules=lasker&moves=d6.f4") else {
+        panic!("a Lasker link loads");
+    };
+    assert_eq!(r.moves().len(), 2);
+    assert_eq!(r.position().rules().pieces, 10);
+    assert_eq!(query_for(&r), "?game=mill&rules=lasker&moves=d6.f4");
+
+    let Ok(Some(Loaded::Ataxx(r))) = load_query("?game=ataxx&moves=b6.a1a3") else {
+        panic!("an ataxx link loads");
+    };
+    assert_eq!(r.moves().len(), 2);
+    let custom = "?game=stones&pos=W%3Aa1%2Cb2*%20B%3Ah8%20w";
+    let Ok(Some(Loaded::Stones(s))) = load_query(custom) else {
+        panic!("a custom stones position loads");
+    };
+    assert_eq!(s.position().to_text(), "W:a1,b2* B:h8 w");
+    assert_eq!(query_for(&s), custom);
+
+    assert!(load_query("").unwrap().is_none());
+    let bad = [
+        ("?game=chess", "unknown game"),
+        ("?game=ataxx&moves=b6.zz", "move 2 (zz)"),
+        ("?game=ataxx&moves=b6.b6", "move 2 (b6)"),
+        ("?game=mill&rules=bogus", "unknown Mill rules"),
+        ("?game=mill&pieces=40", "pieces"),
+        ("?game=ataxx&pos=x5o%2F7", "invalid position"),
+        ("?game=ataxx&moves=%E0%A4%A", "not validly encoded"),
+    ];
+    for (query, expected) in bad {
+        match load_query(query) {
+            Err(e) => assert!(e.contains(expected), "{query}: {e}"),
+            Ok(_) => panic!("{query} should be refused"),
+        }
+    }
 }

@@ -1,15 +1,15 @@
-//! A Territory Duel game screen: board, scores, whose turn, the move clock,
-//! pause, new game, move list and the result.
+//! A game screen, the same for every game: board, score chips, whose turn,
+//! what to do, the move clock, pause, new game, the move list and the result.
 //!
-//! The engine state lives in one `RwSignal<Record<Ataxx>>`; everything on
-//! the screen is derived from it and from the clock.
+//! The engine state lives in one `RwSignal<Record<G>>`; everything on the
+//! screen is derived from it and from the clock.
 
 use leptos::prelude::*;
 
-use super::board::ataxx::{side_name, AtaxxBoard};
+use super::board::BoardProps;
 use super::clock::{now_ms, ticker, ClockView, MoveClock};
-use crate::games::ataxx::{square_name, Ataxx, AtaxxMove, AtaxxRules, Square};
-use crate::games::{Game, Outcome, Record, Side};
+use super::games::{describe_outcome, UiGame};
+use crate::games::{Record, Side};
 
 /// Clock choices offered on the screen, in seconds per move (0 = no clock).
 pub const CLOCK_CHOICES: [u32; 4] = [15, 30, 60, 0];
@@ -20,51 +20,52 @@ fn limit_ms(secs: u32) -> Option<f64> {
     (secs > 0).then(|| f64::from(secs) * 1000.0)
 }
 
-/// One line describing a move for the move list and screen readers.
-pub fn describe_move(before: &Ataxx, mv: AtaxxMove) -> String {
-    let who = side_name(before.side_to_move());
-    let flips = before.flips(mv).count_ones();
-    let flipped = match flips {
-        0 => String::new(),
-        1 => ", flips 1 piece".to_string(),
-        n => format!(", flips {n} pieces"),
-    };
-    match mv {
-        AtaxxMove::Pass => format!("{who} has no legal move and passes"),
-        AtaxxMove::Clone { to } => format!("{who} clones to {}{flipped}", square_name(to)),
-        AtaxxMove::Jump { from, to } => format!(
-            "{who} jumps from {} to {}{flipped}",
-            square_name(from),
-            square_name(to)
-        ),
+/// The move list as rows of (number, first side's move, second side's move).
+/// Consecutive moves of one side (Mill's removal) share a cell.
+fn move_rows<G: UiGame>(record: &Record<G>) -> Vec<(usize, String, String)> {
+    let mut pos = record.start().clone();
+    let mut rows: Vec<(usize, String, String)> = Vec::new();
+    let mut prev_side = None;
+    for &mv in record.moves() {
+        let side = pos.side_to_move();
+        let text = mv.to_string();
+        let continues = prev_side == Some(side);
+        match (side, rows.last_mut()) {
+            (_, Some(row)) if continues => {
+                let cell = if side == Side::First {
+                    &mut row.1
+                } else {
+                    &mut row.2
+                };
+                cell.push_str(&text);
+            }
+            (Side::Second, Some(row)) if row.2.is_empty() => row.2 = text,
+            (Side::First, _) => rows.push((rows.len() + 1, text, String::new())),
+            (Side::Second, _) => rows.push((rows.len() + 1, "…".to_string(), text)),
+        }
+        prev_side = Some(side);
+        pos.play_unchecked(mv);
     }
+    rows
 }
 
-/// The result line: who won, why, and the final count.
-pub fn describe_outcome(pos: &Ataxx, outcome: Outcome) -> String {
-    let score = format!("{}–{}", pos.count(Side::First), pos.count(Side::Second));
-    let why = outcome.reason.describe();
-    match outcome.winner {
-        Some(side) => format!("{} wins: {why} ({score}).", side_name(side)),
-        None => format!("Draw: {why} ({score})."),
-    }
-}
-
-/// A complete Territory Duel game for two people on one device.
+/// A complete game for two people on one device.
 #[component]
-pub fn AtaxxGame(
-    /// The game to start from (a new game, or a position for tests).
-    initial: Record<Ataxx>,
+pub fn GameScreen<G: UiGame>(
+    /// The game to start from (a new game, a shared link, or a test position).
+    initial: Record<G>,
     /// Seconds per move (0 = no clock).
     #[prop(default = DEFAULT_CLOCK_SECS)]
     clock_secs: u32,
+    /// Called after every change of the game (the app keeps the link in step).
+    #[prop(optional)]
+    on_change: Option<Callback<Record<G>>>,
 ) -> impl IntoView {
-    let rules = *initial.position().rules();
+    let rules = StoredValue::new(initial.position().rules().clone());
     let record = RwSignal::new(initial);
     let clock_choice = RwSignal::new(clock_secs);
     let clock = RwSignal::new(MoveClock::new(limit_ms(clock_secs)));
     let paused = RwSignal::new(false);
-    let selected = RwSignal::new(None::<Square>);
     let notice = RwSignal::new(String::new());
     let over = Memo::new(move |_| record.with(|r| r.outcome()));
     let running = Signal::derive(move || clock.with(|c| c.is_running()));
@@ -73,24 +74,31 @@ pub fn AtaxxGame(
     if over.get_untracked().is_none() {
         clock.update(|c| c.start_turn(now_ms()));
     }
+    if let Some(cb) = on_change {
+        Effect::new(move |_| cb.run(record.get()));
+    }
 
-    let play = move |mv: AtaxxMove| {
+    let play = move |mv: G::Move| {
         if paused.get_untracked() || over.get_untracked().is_some() {
             return;
         }
-        let before = record.with_untracked(|r| *r.position());
+        let before = record.with_untracked(|r| r.position().clone());
         let mut result = Ok(());
         record.update(|r| result = r.play(mv));
         match result {
             Ok(()) => {
-                selected.set(None);
-                let mut line = describe_move(&before, mv);
+                let mut line = G::describe_move(&before, mv);
                 let t = now_ms();
-                match record.with_untracked(|r| r.outcome().map(|o| (o, *r.position()))) {
-                    Some((o, pos)) => {
+                let finished = record
+                    .with_untracked(|r| r.outcome().map(|o| describe_outcome(r.position(), o)));
+                match finished {
+                    Some(result) => {
                         clock.update(|c| c.stop(t));
-                        line = format!("{line}. {}", describe_outcome(&pos, o));
+                        line = format!("{line}. {result}");
                     }
+                    // A removal after a mill belongs to the same turn: the clock runs on.
+                    None if record.with_untracked(|r| r.position().side_to_move())
+                        == before.side_to_move() => {}
                     None => clock.update(|c| c.start_turn(t)),
                 }
                 notice.set(line);
@@ -100,12 +108,13 @@ pub fn AtaxxGame(
     };
     let on_move = Callback::new(play);
 
-    // A player with no legal move passes at once (pass mode), and the page says so.
+    // A forced move (Territory Duel's pass) is made at once, and the page says so.
     Effect::new(move |_| {
-        let must_pass = record
-            .with(|r| r.outcome().is_none() && r.position().legal_moves() == [AtaxxMove::Pass]);
-        if must_pass && !paused.get() {
-            play(AtaxxMove::Pass);
+        let forced = record.with(|r| r.position().forced_move());
+        if let Some(mv) = forced {
+            if !paused.get() {
+                play(mv);
+            }
         }
     });
 
@@ -115,20 +124,14 @@ pub fn AtaxxGame(
         let out_of_time = clock.with(|c| c.is_running() && c.left_at(t) == Some(0.0));
         if out_of_time {
             clock.update(|c| c.stop(t));
+            let loser = record.with_untracked(|r| r.position().side_to_move());
             record.update(|r| r.timeout());
-            let line = record.with_untracked(|r| {
+            let result = record.with_untracked(|r| {
                 r.outcome()
-                    .map(|o| {
-                        format!(
-                            "{} ran out of time. {}",
-                            side_name(r.position().side_to_move()),
-                            describe_outcome(r.position(), o)
-                        )
-                    })
+                    .map(|o| describe_outcome(r.position(), o))
                     .unwrap_or_default()
             });
-            notice.set(line);
-            selected.set(None);
+            notice.set(format!("{} ran out of time. {result}", G::side_name(loser)));
         }
     });
 
@@ -143,49 +146,49 @@ pub fn AtaxxGame(
             notice.set("Game resumed.".to_string());
         } else {
             paused.set(true);
-            selected.set(None);
             clock.update(|c| c.stop(t));
             notice.set("Game paused: the clock is stopped.".to_string());
         }
     };
     let new_game = move |_| {
-        record.set(Record::new(Ataxx::start(&rules)));
-        selected.set(None);
+        record.set(Record::new(rules.with_value(|r| G::start(r))));
         paused.set(false);
         clock.set(MoveClock::new(limit_ms(clock_choice.get_untracked())));
         clock.update(|c| c.start_turn(now_ms()));
-        notice.set("New game: X to move.".to_string());
+        notice.set(format!("New game: {} to move.", G::side_name(Side::First)));
     };
     let change_clock = move |ev: leptos::ev::Event| {
         let secs: u32 = event_target_value(&ev)
             .parse()
             .unwrap_or(DEFAULT_CLOCK_SECS);
         clock_choice.set(secs);
-        let t = now_ms();
-        let was_running = clock.with_untracked(|c| c.is_running());
         clock.set(MoveClock::new(limit_ms(secs)));
-        if was_running || (over.get_untracked().is_none() && !paused.get_untracked()) {
-            clock.update(|c| c.start_turn(t));
+        if over.get_untracked().is_none() {
+            let t = now_ms();
+            clock.update(|c| {
+                c.start_turn(t);
+                if paused.get_untracked() {
+                    c.stop(t);
+                }
+            });
         }
     };
 
     let enabled = Signal::derive(move || !paused.get() && over.get().is_none());
     let to_move = move || record.with(|r| r.position().side_to_move());
-    let count = move |side: Side| record.with(|r| r.position().count(side));
     let score_chip = move |side: Side| {
-        let name = side_name(side);
-        let cls = if side == Side::First {
-            "chip px"
-        } else {
-            "chip po"
-        };
+        let name = G::side_name(side);
+        let cls = format!("chip {}", G::side_class(side));
+        let turn = move || enabled.get() && to_move() == side;
         view! {
-            <div class=cls class:to-move=move || enabled.get() && to_move() == side
-                 data-testid=format!("score-{}", name.to_lowercase())>
+            <div class=cls class:to-move=turn data-testid=format!("score-{}", G::side_class(side))>
                 <svg class="chip-piece" viewBox="0 0 20 20" aria-hidden="true"><circle cx="10" cy="10" r="8"/></svg>
                 <span class="chip-name">{name}</span>
-                <span class="chip-count">{move || count(side)}</span>
-                <span class="chip-turn">{move || if enabled.get() && to_move() == side { "to move" } else { "" }}</span>
+                <span class="chip-count" title=G::score_label()>{move || record.with(|r| r.position().score(side))}</span>
+                <span class="chip-turn">{move || if turn() { "to move" } else { "" }}</span>
+                <span class="chip-label">
+                    {move || record.with(|r| r.position().chip_detail(side)).unwrap_or_else(|| G::score_label().to_string())}
+                </span>
             </div>
         }
     };
@@ -196,32 +199,23 @@ pub fn AtaxxGame(
         if paused.get() {
             return "Paused".to_string();
         }
-        format!("{} to move", side_name(to_move()))
-    };
-    // The move list as full moves: (number, first side's move, second side's move).
-    let moves = move || {
         record.with(|r| {
-            let mut pos = *r.start();
-            let mut rows: Vec<(u32, Option<String>, Option<String>)> = Vec::new();
-            for &mv in r.moves() {
-                let side = pos.side_to_move();
-                let number = pos.fullmove();
-                pos.play_unchecked(mv);
-                let text = Some(mv.to_string());
-                match (side, rows.last_mut()) {
-                    (Side::Second, Some(row)) if row.0 == number && row.2.is_none() => row.2 = text,
-                    (Side::First, _) => rows.push((number, text, None)),
-                    (Side::Second, _) => rows.push((number, None, text)),
-                }
-            }
-            rows
+            r.position()
+                .prompt()
+                .unwrap_or_else(|| format!("{} to move", G::side_name(r.position().side_to_move())))
         })
     };
+    let board = G::board(BoardProps {
+        record,
+        enabled,
+        hints: Signal::derive(|| true),
+        on_move,
+    });
 
     view! {
-        <section class="game" aria-label="Territory Duel">
+        <section class=format!("game game-{}", G::KIND.slug()) aria-label=G::KIND.title()>
             <div class="board-wrap" class:paused=move || paused.get()>
-                <AtaxxBoard record=record selected=selected enabled=enabled hints=Signal::derive(|| true) on_move=on_move/>
+                {board}
                 <Show when=move || paused.get()>
                     <div class="overlay">
                         <p>"Paused"</p>
@@ -260,17 +254,18 @@ pub fn AtaxxGame(
                 <p class="notice" aria-live="polite" data-testid="notice">{move || notice.get()}</p>
                 <ol class="movelist" aria-label="moves">
                     {move || {
-                        let rows = moves();
+                        let rows = record.with(move_rows);
                         let n = rows.len();
-                        let last_second = record.with(|r| r.position().side_to_move() == Side::First);
+                        let second_last = record.with(|r| {
+                            !r.moves().is_empty() && r.position_at(r.moves().len() - 1).side_to_move() == Side::Second
+                        });
                         rows.into_iter()
-                            .enumerate()
-                            .map(|(i, (number, first, second))| {
-                                let last_row = i + 1 == n;
+                            .map(|(number, first, second)| {
+                                let last_row = number == n;
                                 view! {
                                     <li value=number.to_string()>
-                                        <span class="mv" class:current=last_row && !last_second>{first.unwrap_or_else(|| "…".into())}</span>
-                                        <span class="mv" class:current=last_row && last_second>{second.unwrap_or_default()}</span>
+                                        <span class="mv" class:current=last_row && !second_last>{first}</span>
+                                        <span class="mv" class:current=last_row && second_last>{second}</span>
                                     </li>
                                 }
                             })
@@ -280,9 +275,4 @@ pub fn AtaxxGame(
             </aside>
         </section>
     }
-}
-
-/// A fresh game under the local rules (a player without a move passes).
-pub fn new_local_game() -> Record<Ataxx> {
-    Record::new(Ataxx::start(&AtaxxRules::default()))
 }

@@ -17,7 +17,7 @@ after(async () => {
   await server?.close();
 });
 
-const score = (page, side) => page.locator(`[data-testid=score-${side}] .chip-count`).textContent();
+const score = (page, side) => page.locator(`[data-testid=score-${side === 'x' ? 'first' : 'second'}] .chip-count`).textContent();
 const status = (page) => page.locator('[data-testid=status]').textContent();
 const click = (page, sq) => page.locator(`[data-square=${sq}] rect`).click();
 

@@ -1,17 +1,208 @@
-//! One SVG component per game, plus the geometry they share.
+//! One SVG component per game, plus what they share: geometry, the
+//! pointer/keyboard input controller and the props every board takes.
+//!
+//! Boards hold no rules: they ask the engine for legal targets and report a
+//! chosen move through `on_move`.
 
 pub mod ataxx;
+pub mod mill;
+pub mod stones;
+
+use leptos::prelude::*;
+
+use crate::games::{Game, Record};
 
 /// Size of one square (or grid step) in board units; boards are drawn in a
-/// viewBox of `N * CELL` units and scale with the page.
+/// viewBox measured in these units and scale with the page.
 pub const CELL: f64 = 100.0;
 
+/// What the game screen hands to a board.
+pub struct BoardProps<G: Game + Send + Sync + 'static>
+where
+    G::Move: Send + Sync + 'static,
+{
+    /// The game; the board reads it and never writes it.
+    pub record: RwSignal<Record<G>>,
+    /// False while paused, after the game, or while it is not this player's turn.
+    pub enabled: Signal<bool>,
+    /// Whether to draw legal-move hints.
+    pub hints: Signal<bool>,
+    /// Called with a legal move the player chose.
+    pub on_move: Callback<G::Move>,
+}
+
+/// A piece being dragged: where from, and where the pointer is (board units).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Drag {
+    pub from: u8,
+    pub x: f64,
+    pub y: f64,
+    /// The pointer left the starting spot: this is a drag, not a click.
+    pub moved: bool,
+    /// The piece was already selected when pressed (a click then deselects it).
+    pub was_selected: bool,
+}
+
+/// Pointer and keyboard handling shared by the boards.
+///
+/// A press on a spot calls `press`: it moves (if a piece is selected and the
+/// spot is its target), selects, or deselects, and says whether the spot
+/// holds a piece that may be dragged. Releasing a drag elsewhere calls
+/// `drop_on(from, to)`. A click on the selected piece deselects it.
+#[derive(Clone, Copy)]
+pub struct BoardInput {
+    pub svg_ref: NodeRef<leptos::svg::Svg>,
+    pub drag: RwSignal<Option<Drag>>,
+    pub selected: RwSignal<Option<u8>>,
+    /// Width and height of the viewBox in board units.
+    pub size: (f64, f64),
+}
+
+impl BoardInput {
+    /// A controller for a board whose viewBox is `width` × `height` units.
+    pub fn new(width: f64, height: f64) -> Self {
+        BoardInput {
+            svg_ref: NodeRef::new(),
+            drag: RwSignal::new(None),
+            selected: RwSignal::new(None),
+            size: (width, height),
+        }
+    }
+
+    /// The pointer position in board units.
+    pub fn point(&self, ev: &web_sys::PointerEvent) -> Option<(f64, f64)> {
+        let svg = self.svg_ref.get_untracked()?;
+        let rect = svg.get_bounding_client_rect();
+        if rect.width() <= 0.0 || rect.height() <= 0.0 {
+            return None;
+        }
+        Some((
+            (f64::from(ev.client_x()) - rect.left()) / rect.width() * self.size.0,
+            (f64::from(ev.client_y()) - rect.top()) / rect.height() * self.size.1,
+        ))
+    }
+
+    /// Handler for `pointerdown` on the board's `<svg>`.
+    pub fn on_down(
+        self,
+        hit: impl Fn(f64, f64) -> Option<u8> + Copy + 'static,
+        press: impl Fn(u8) -> bool + Copy + 'static,
+    ) -> impl Fn(web_sys::PointerEvent) + Copy + 'static {
+        move |ev: web_sys::PointerEvent| {
+            if ev.button() != 0 {
+                return;
+            }
+            let Some((x, y)) = self.point(&ev) else {
+                return;
+            };
+            let Some(spot) = hit(x, y) else {
+                self.selected.set(None);
+                return;
+            };
+            ev.prevent_default();
+            let was_selected = self.selected.get_untracked() == Some(spot);
+            if press(spot) {
+                self.selected.set(Some(spot));
+                self.drag.set(Some(Drag {
+                    from: spot,
+                    x,
+                    y,
+                    moved: false,
+                    was_selected,
+                }));
+                if let Some(svg) = self.svg_ref.get_untracked() {
+                    let _ = svg.set_pointer_capture(ev.pointer_id());
+                }
+            }
+        }
+    }
+
+    /// Handler for `pointermove`: the dragged piece follows the pointer once
+    /// it has left its spot by more than `slack` board units.
+    pub fn on_move(
+        self,
+        centre: impl Fn(u8) -> (f64, f64) + Copy + 'static,
+        slack: f64,
+    ) -> impl Fn(web_sys::PointerEvent) + Copy + 'static {
+        move |ev: web_sys::PointerEvent| {
+            if self.drag.with_untracked(|d| d.is_none()) {
+                return;
+            }
+            if let Some((x, y)) = self.point(&ev) {
+                self.drag.update(|d| {
+                    if let Some(d) = d {
+                        let (cx, cy) = centre(d.from);
+                        d.moved |= (x - cx).abs() > slack || (y - cy).abs() > slack;
+                        d.x = x;
+                        d.y = y;
+                    }
+                });
+            }
+        }
+    }
+
+    /// Handler for `pointerup`.
+    pub fn on_up(
+        self,
+        hit: impl Fn(f64, f64) -> Option<u8> + Copy + 'static,
+        drop_on: impl Fn(u8, u8) + Copy + 'static,
+    ) -> impl Fn(web_sys::PointerEvent) + Copy + 'static {
+        move |ev: web_sys::PointerEvent| {
+            let Some(d) = self.drag.get_untracked() else {
+                return;
+            };
+            self.drag.set(None);
+            if !d.moved {
+                if d.was_selected {
+                    self.selected.set(None);
+                }
+                return;
+            }
+            if let Some(to) = self.point(&ev).and_then(|(x, y)| hit(x, y)) {
+                if to != d.from {
+                    drop_on(d.from, to);
+                }
+            }
+        }
+    }
+
+    /// Handler for `keydown` on one spot: Enter or Space presses it, Escape
+    /// clears the selection.
+    pub fn on_key(
+        self,
+        spot: u8,
+        press: impl Fn(u8) -> bool + Copy + 'static,
+    ) -> impl Fn(web_sys::KeyboardEvent) + Copy + 'static {
+        move |ev: web_sys::KeyboardEvent| match ev.key().as_str() {
+            "Enter" | " " => {
+                ev.prevent_default();
+                let was_selected = self.selected.get_untracked() == Some(spot);
+                if press(spot) {
+                    self.selected.set((!was_selected).then_some(spot));
+                }
+            }
+            "Escape" => self.selected.set(None),
+            _ => {}
+        }
+    }
+
+    /// The piece being dragged, if the pointer has left its spot.
+    pub fn dragging(&self) -> Option<Drag> {
+        self.drag.get().filter(|d| d.moved)
+    }
+}
+
 /// The grid cell `(column, row)` under a point in board units (row 0 at the
-/// top), or `None` when the point is off an `n`×`n` board.
-pub fn client_to_cell(x: f64, y: f64, n: u8) -> Option<(i32, i32)> {
-    let size = f64::from(n) * CELL;
-    if !(0.0..size).contains(&x) || !(0.0..size).contains(&y) {
+/// top), or `None` when the point is off a `cols`×`rows` grid.
+pub fn cell_at(x: f64, y: f64, cols: u8, rows: u8) -> Option<(u8, u8)> {
+    let (w, h) = (f64::from(cols) * CELL, f64::from(rows) * CELL);
+    if !(0.0..w).contains(&x) || !(0.0..h).contains(&y) {
         return None;
     }
-    Some(((x / CELL) as i32, (y / CELL) as i32))
+    Some(((x / CELL) as u8, (y / CELL) as u8))
+}
+
+/// Whether bit `sq` is set in a bitboard.
+pub fn has(bb: u64, sq: u8) -> bool {
+    sq < 64 && bb >> sq & 1 == 1
 }

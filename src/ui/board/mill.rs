@@ -1,0 +1,372 @@
+//! The Mill board: 24 points on three squares (with the corner diagonals
+//! when the rules have them), drawn in SVG, with each side's pieces in hand
+//! in a row above (Black) and below (White) the board.
+//!
+//! Tap an empty point to place, tap a piece then a point to slide or fly (or
+//! drag it), tap a highlighted opponent piece to remove it after a mill.
+//! Mills just formed are drawn over their line; marked points (mark and
+//! delay) show a cross.
+
+use leptos::prelude::*;
+
+use super::{BoardInput, BoardProps, CELL};
+use crate::games::mill::{lines, point_coords, point_name, Mill, MillMove, Point, POINTS};
+use crate::games::{Game, Record, Side};
+
+/// Height of each hand row above and below the board.
+const HAND: f64 = 80.0;
+const BOARD: f64 = 7.0 * CELL;
+
+/// Centre of a point in board units (the board starts below Black's hand).
+fn centre(p: Point) -> (f64, f64) {
+    let (file, rank) = point_coords(p);
+    (
+        f64::from(file) * CELL + CELL / 2.0,
+        HAND + f64::from(6 - rank) * CELL + CELL / 2.0,
+    )
+}
+
+/// The point within reach of a pointer position.
+fn hit(x: f64, y: f64) -> Option<Point> {
+    (0..POINTS as Point).find(|&p| {
+        let (cx, cy) = centre(p);
+        (x - cx).abs() < CELL * 0.45 && (y - cy).abs() < CELL * 0.45
+    })
+}
+
+/// The mill lines to draw as "just formed": the lines through the point the
+/// last placement or slide landed on, when that move was followed by (or now
+/// owes) a removal.
+fn fresh_mills(record: &Record<Mill>) -> Vec<[Point; 3]> {
+    let moves = record.moves();
+    let Some(i) = moves
+        .iter()
+        .rposition(|m| !matches!(m, MillMove::Remove(_)))
+    else {
+        return vec![];
+    };
+    let to = match moves[i] {
+        MillMove::Place(p) | MillMove::Slide { to: p, .. } => p,
+        MillMove::Remove(_) => return vec![],
+    };
+    let removal_follows = i + 1 < moves.len() || record.position().must_remove() > 0;
+    if !removal_follows {
+        return vec![];
+    }
+    record.position().mills_at(to)
+}
+
+/// From and to of the last placement or slide, and the last removed point.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+struct LastMove {
+    from: Option<Point>,
+    to: Option<Point>,
+    removed: Option<Point>,
+}
+
+fn last_move(record: &Record<Mill>) -> LastMove {
+    let mut l = LastMove::default();
+    for m in record.moves().iter().rev() {
+        match *m {
+            MillMove::Remove(p) if l.removed.is_none() && l.to.is_none() => l.removed = Some(p),
+            MillMove::Remove(_) => {}
+            MillMove::Place(p) => {
+                l.to = Some(p);
+                break;
+            }
+            MillMove::Slide { from, to } => {
+                l.from = Some(from);
+                l.to = Some(to);
+                break;
+            }
+        }
+    }
+    l
+}
+
+/// The interactive Mill board.
+#[component]
+pub fn MillBoard(props: BoardProps<Mill>) -> impl IntoView {
+    let BoardProps {
+        record,
+        enabled,
+        hints,
+        on_move,
+    } = props;
+    let height = BOARD + 2.0 * HAND;
+    let input = BoardInput::new(BOARD, height);
+    let selected = input.selected;
+    let diagonals = record.with_untracked(|r| r.position().rules().diagonal_lines);
+    let legal = Memo::new(move |_| record.with(|r| r.position().legal_moves()));
+    let last = Memo::new(move |_| record.with(last_move));
+    let mills = Memo::new(move |_| record.with(fresh_mills));
+    Effect::new(move |_| {
+        record.track();
+        selected.set(None);
+    });
+    let slide_targets = Memo::new(move |_| {
+        let Some(from) = selected.get() else {
+            return vec![];
+        };
+        legal.with(|l| {
+            l.iter()
+                .filter_map(|m| match *m {
+                    MillMove::Slide { from: f, to } if f == from => Some(to),
+                    _ => None,
+                })
+                .collect::<Vec<_>>()
+        })
+    });
+    let is_legal = move |mv: MillMove| legal.with_untracked(|l| l.contains(&mv));
+
+    let press = move |p: Point| -> bool {
+        if !enabled.get_untracked() {
+            return false;
+        }
+        if let Some(from) = selected.get_untracked() {
+            let mv = MillMove::Slide { from, to: p };
+            if is_legal(mv) {
+                selected.set(None);
+                on_move.run(mv);
+                return false;
+            }
+        }
+        for mv in [MillMove::Remove(p), MillMove::Place(p)] {
+            if is_legal(mv) {
+                selected.set(None);
+                on_move.run(mv);
+                return false;
+            }
+        }
+        let movable = legal.with_untracked(|l| {
+            l.iter()
+                .any(|m| matches!(*m, MillMove::Slide { from, .. } if from == p))
+        });
+        if !movable {
+            selected.set(None);
+        }
+        movable
+    };
+    let drop_on = move |from: Point, to: Point| {
+        let mv = MillMove::Slide { from, to };
+        if enabled.get_untracked() && is_legal(mv) {
+            selected.set(None);
+            on_move.run(mv);
+        }
+    };
+
+    // The lines of the board.
+    let line_view = lines(diagonals)
+        .iter()
+        .map(|&[a, _, c]| {
+            let ((x1, y1), (x2, y2)) = (centre(a), centre(c));
+            view! { <line class="mill-line" x1=x1 y1=y1 x2=x2 y2=y2/> }
+        })
+        .collect_view();
+    let fresh = move || {
+        mills
+            .get()
+            .into_iter()
+            .map(|[a, _, c]| {
+                let ((x1, y1), (x2, y2)) = (centre(a), centre(c));
+                view! { <line class="mill-fresh" x1=x1 y1=y1 x2=x2 y2=y2/> }
+            })
+            .collect_view()
+    };
+
+    let points = (0..POINTS as Point)
+        .map(|p| {
+            let (cx, cy) = centre(p);
+            let name = point_name(p);
+            let cls = move || {
+                let l = last.get();
+                let targets = slide_targets.get();
+                let (place, remove) = legal.with(|moves| {
+                    (
+                        moves.contains(&MillMove::Place(p)),
+                        moves.contains(&MillMove::Remove(p)),
+                    )
+                });
+                let mut c = String::from("pt");
+                for (on, class) in [
+                    (selected.get() == Some(p), " selected"),
+                    (targets.contains(&p), " target-slide"),
+                    (place && enabled.get(), " target-place"),
+                    (remove && enabled.get(), " target-remove"),
+                    (l.from == Some(p), " last-from"),
+                    (l.to == Some(p), " last-to"),
+                    (l.removed == Some(p), " last-removed"),
+                    (record.with(|r| r.position().is_marked(p)), " marked"),
+                ] {
+                    if on {
+                        c.push_str(class);
+                    }
+                }
+                c
+            };
+            let label = move || {
+                let pos = record.with(|r| *r.position());
+                let mut l = format!(
+                    "{name}, {}",
+                    match pos.piece_at(p) {
+                        Some(s) => format!("{} piece", side_name(s)),
+                        None if pos.is_marked(p) => "marked, cannot place here yet".to_string(),
+                        None => "empty".to_string(),
+                    }
+                );
+                if selected.get() == Some(p) {
+                    l.push_str(", selected");
+                }
+                legal.with(|moves| {
+                    if moves.contains(&MillMove::Place(p)) {
+                        l.push_str(", place here");
+                    }
+                    if moves.contains(&MillMove::Remove(p)) {
+                        l.push_str(", can be removed");
+                    }
+                });
+                if slide_targets.get().contains(&p) {
+                    l.push_str(", move here");
+                }
+                l
+            };
+            let piece = move || {
+                let side = record.with(|r| r.position().piece_at(p))?;
+                let l = last.get();
+                let in_mill = mills.with(|m| m.iter().any(|line| line.contains(&p)));
+                let cls = format!(
+                    "piece {}{}{}",
+                    if side == Side::First { "pw" } else { "pb" },
+                    if l.to == Some(p) { " fresh" } else { "" },
+                    if in_mill { " in-mill" } else { "" },
+                );
+                Some(view! {
+                    <g class=cls>
+                        <circle class="body" cx=cx cy=cy r="34"/>
+                        <circle class="rim" cx=cx cy=cy r="22"/>
+                    </g>
+                })
+            };
+            let hint = move || {
+                if !hints.get() || !enabled.get() {
+                    return None;
+                }
+                let targeted = slide_targets.get().contains(&p)
+                    || legal.with(|m| m.contains(&MillMove::Place(p)));
+                let removable = legal.with(|m| m.contains(&MillMove::Remove(p)));
+                if removable {
+                    Some(view! { <circle class="hint hint-remove" cx=cx cy=cy r="44"/> }.into_any())
+                } else if targeted {
+                    Some(view! { <circle class="hint hint-clone" cx=cx cy=cy r="13"/> }.into_any())
+                } else {
+                    None
+                }
+            };
+            let mark = move || {
+                record.with(|r| r.position().is_marked(p)).then(|| {
+                    view! {
+                        <path class="mark-x" d=format!("M{} {} l30 30 M{} {} l-30 30", cx - 15.0, cy - 15.0, cx + 15.0, cy - 15.0)/>
+                    }
+                })
+            };
+            view! {
+                <g class=cls role="button" tabindex="0" aria-label=label data-point=name
+                   on:keydown=input.on_key(p, press)>
+                    <rect class="hit" x=cx - CELL / 2.0 y=cy - CELL / 2.0 width=CELL height=CELL/>
+                    <circle class="dot" cx=cx cy=cy r="9"/>
+                    {mark}
+                    <g class:lifted=move || input.dragging().is_some_and(|d| d.from == p)>{piece}</g>
+                    {hint}
+                </g>
+            }
+        })
+        .collect_view();
+
+    // Pieces in hand: Black's row on top, White's at the bottom.
+    let hand = move |side: Side| {
+        let y = if side == Side::Second {
+            HAND / 2.0
+        } else {
+            height - HAND / 2.0
+        };
+        let cls = if side == Side::First {
+            "piece pw hand"
+        } else {
+            "piece pb hand"
+        };
+        move || {
+            let n = record.with(|r| r.position().in_hand(side));
+            (0..n)
+                .map(|i| {
+                    let x = CELL / 2.0 + f64::from(i) * 55.0;
+                    view! { <circle class=cls cx=x cy=y r="22"/> }
+                })
+                .collect_view()
+        }
+    };
+    let hand_label = move |side: Side| {
+        let y = if side == Side::Second {
+            HAND / 2.0 + 7.0
+        } else {
+            height - HAND / 2.0 + 7.0
+        };
+        move || {
+            let n = record.with(|r| r.position().in_hand(side));
+            (n == 0).then(|| {
+                view! {
+                    <text class="hand-empty" x=BOARD / 2.0 y=y text-anchor="middle">
+                        {format!("{}: all pieces placed", side_name(side))}
+                    </text>
+                }
+            })
+        }
+    };
+    let ghost = move || {
+        let d = input.dragging()?;
+        let side = record.with(|r| r.position().piece_at(d.from))?;
+        let cls = if side == Side::First {
+            "piece pw ghost"
+        } else {
+            "piece pb ghost"
+        };
+        Some(view! {
+            <g class=cls>
+                <circle class="body" cx=d.x cy=d.y r="34"/>
+                <circle class="rim" cx=d.x cy=d.y r="22"/>
+            </g>
+        })
+    };
+
+    view! {
+        <svg
+            node_ref=input.svg_ref
+            class="board mill-board"
+            viewBox=format!("0 0 {BOARD} {height}")
+            role="group"
+            aria-label="Mill board"
+            on:pointerdown=input.on_down(hit, press)
+            on:pointermove=input.on_move(centre, CELL * 0.3)
+            on:pointerup=input.on_up(hit, drop_on)
+            on:pointercancel=move |_| input.drag.set(None)
+        >
+            <rect class="mill-bg" x="0" y=HAND width=BOARD height=BOARD rx="16"/>
+            <rect class="hand-bg" x="0" y="0" width=BOARD height=HAND - 6.0 rx="12"/>
+            <rect class="hand-bg" x="0" y=height - HAND + 6.0 width=BOARD height=HAND - 6.0 rx="12"/>
+            {line_view}
+            {fresh}
+            {hand(Side::Second)}
+            {hand_label(Side::Second)}
+            {hand(Side::First)}
+            {hand_label(Side::First)}
+            {points}
+            {ghost}
+        </svg>
+    }
+}
+
+fn side_name(side: Side) -> &'static str {
+    match side {
+        Side::First => "White",
+        Side::Second => "Black",
+    }
+}

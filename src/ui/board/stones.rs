@@ -1,0 +1,247 @@
+//! The Stones! board: 8×8 squares drawn in SVG.
+//!
+//! A pinned stone carries a bold cross (like the original's cross turned
+//! up), so pins show by shape, not only colour. Selecting a stone shows its
+//! slide targets (dots) and jump landings (rings); the stone a jump would
+//! pass over is outlined. The last move, and the stone it pinned or freed,
+//! stay highlighted. Each side's goal rank is tinted.
+
+use leptos::prelude::*;
+
+use super::{cell_at, BoardInput, BoardProps, CELL};
+use crate::games::stones::{square_name, Square, Stones, StonesMove};
+use crate::games::{Game, Record, Side};
+
+const N: u8 = 8;
+
+fn origin(sq: Square) -> (f64, f64) {
+    (f64::from(sq % N) * CELL, f64::from(N - 1 - sq / N) * CELL)
+}
+
+fn centre(sq: Square) -> (f64, f64) {
+    let (x, y) = origin(sq);
+    (x + CELL / 2.0, y + CELL / 2.0)
+}
+
+fn hit(x: f64, y: f64) -> Option<Square> {
+    cell_at(x, y, N, N).map(|(col, row)| (N - 1 - row) * N + col)
+}
+
+/// The move of the stone on `from` that ends on `to`, if there is one (a
+/// stone never has two moves to one square).
+fn move_between(pos: &Stones, from: Square, to: Square) -> Option<StonesMove> {
+    pos.moves_from(from).into_iter().find(|m| m.to == to)
+}
+
+/// The last move of a record, if any.
+fn last_move(record: &Record<Stones>) -> Option<StonesMove> {
+    record.moves().last().copied()
+}
+
+/// The interactive Stones! board.
+#[component]
+pub fn StonesBoard(props: BoardProps<Stones>) -> impl IntoView {
+    let BoardProps {
+        record,
+        enabled,
+        hints,
+        on_move,
+    } = props;
+    let size = f64::from(N) * CELL;
+    let input = BoardInput::new(size, size);
+    let selected = input.selected;
+    let last = Memo::new(move |_| record.with(last_move));
+    Effect::new(move |_| {
+        record.track();
+        selected.set(None);
+    });
+    let options = Memo::new(move |_| {
+        selected
+            .get()
+            .map(|from| record.with(|r| r.position().moves_from(from)))
+            .unwrap_or_default()
+    });
+
+    let press = move |sq: Square| -> bool {
+        if !enabled.get_untracked() {
+            return false;
+        }
+        let pos = record.with_untracked(|r| *r.position());
+        if let Some(from) = selected.get_untracked() {
+            if let Some(mv) = move_between(&pos, from, sq) {
+                selected.set(None);
+                on_move.run(mv);
+                return false;
+            }
+        }
+        if matches!(pos.stone_at(sq), Some((side, _)) if side == pos.side_to_move()) {
+            // A pinned stone can be selected, but shows no targets.
+            return true;
+        }
+        selected.set(None);
+        false
+    };
+    let drop_on = move |from: Square, to: Square| {
+        let pos = record.with_untracked(|r| *r.position());
+        if let Some(mv) = move_between(&pos, from, to).filter(|_| enabled.get_untracked()) {
+            selected.set(None);
+            on_move.run(mv);
+        }
+    };
+
+    let squares = (0..N * N)
+        .map(|sq| {
+            let (x, y) = origin(sq);
+            let (cx, cy) = centre(sq);
+            let name = square_name(sq);
+            let dark = (sq % N + sq / N).is_multiple_of(2);
+            let goal = match sq / N {
+                7 => " goal-first",
+                0 => " goal-second",
+                _ => "",
+            };
+            let cls = move || {
+                let opts = options.get();
+                let l = last.get();
+                let mut c = format!("sq {}{goal}", if dark { "dark" } else { "light" });
+                for (on, class) in [
+                    (selected.get() == Some(sq), " selected"),
+                    (opts.iter().any(|m| m.to == sq && m.jumped.is_none()), " target-slide"),
+                    (opts.iter().any(|m| m.to == sq && m.jumped.is_some()), " target-jump"),
+                    (opts.iter().any(|m| m.jumped == Some(sq)), " jump-over"),
+                    (l.is_some_and(|m| m.from == sq), " last-from"),
+                    (l.is_some_and(|m| m.to == sq), " last-to"),
+                    (l.is_some_and(|m| m.jumped == Some(sq)), " last-jumped"),
+                ] {
+                    if on {
+                        c.push_str(class);
+                    }
+                }
+                c
+            };
+            let label_name = name.clone();
+            let label = move || {
+                let what = match record.with(|r| r.position().stone_at(sq)) {
+                    Some((side, pinned)) => format!(
+                        "{} stone, {}",
+                        side_name(side),
+                        if pinned { "pinned" } else { "free" }
+                    ),
+                    None => "empty".to_string(),
+                };
+                let mut l = format!("{label_name}, {what}");
+                let opts = options.get();
+                if selected.get() == Some(sq) {
+                    l.push_str(", selected");
+                }
+                if let Some(m) = opts.iter().find(|m| m.to == sq) {
+                    match m.jumped {
+                        Some(j) => l.push_str(&format!(", jump over {} to here", square_name(j))),
+                        None => l.push_str(", slide here"),
+                    }
+                }
+                l
+            };
+            let stone = move || {
+                let (side, pinned) = record.with(|r| r.position().stone_at(sq))?;
+                let l = last.get();
+                let cls = format!(
+                    "piece {}{}{}",
+                    if side == Side::First { "pw" } else { "pb" },
+                    if l.is_some_and(|m| m.jumped == Some(sq)) { if pinned { " pin-now" } else { " free-now" } } else { "" },
+                    if l.is_some_and(|m| m.to == sq) { " fresh" } else { "" },
+                );
+                Some(stone_shape(pinned, cx, cy, cls))
+            };
+            let hint = move || {
+                if !hints.get() {
+                    return None;
+                }
+                let opts = options.get();
+                let m = opts.iter().find(|m| m.to == sq)?;
+                Some(if m.jumped.is_some() {
+                    view! { <circle class="hint hint-jump" cx=cx cy=cy r="18"/> }.into_any()
+                } else {
+                    view! { <circle class="hint hint-clone" cx=cx cy=cy r="13"/> }.into_any()
+                })
+            };
+            let file_label = (sq / N == 0).then(|| {
+                let t = ((b'a' + sq % N) as char).to_string();
+                view! { <text class="coord" x=x + CELL - 5.0 y=y + CELL - 5.0 text-anchor="end">{t}</text> }
+            });
+            let rank_label = (sq % N == 0).then(|| {
+                let t = (sq / N + 1).to_string();
+                view! { <text class="coord" x=x + 5.0 y=y + 17.0>{t}</text> }
+            });
+            view! {
+                <g class=cls role="button" tabindex="0" aria-label=label data-square=name
+                   on:keydown=input.on_key(sq, press)>
+                    <rect class="cell" x=x y=y width=CELL height=CELL/>
+                    {file_label}
+                    {rank_label}
+                    {hint}
+                    <g class:lifted=move || input.dragging().is_some_and(|d| d.from == sq)>{stone}</g>
+                </g>
+            }
+        })
+        .collect_view();
+
+    let ghost = move || {
+        let d = input.dragging()?;
+        let (side, pinned) = record.with(|r| r.position().stone_at(d.from))?;
+        let colour = if side == Side::First { "pw" } else { "pb" };
+        Some(stone_shape(
+            pinned,
+            d.x,
+            d.y,
+            format!("piece ghost {colour}"),
+        ))
+    };
+
+    view! {
+        <svg
+            node_ref=input.svg_ref
+            class="board stones-board"
+            viewBox=format!("0 0 {size} {size}")
+            role="group"
+            aria-label="Stones! board"
+            on:pointerdown=input.on_down(hit, press)
+            on:pointermove=input.on_move(centre, CELL * 0.3)
+            on:pointerup=input.on_up(hit, drop_on)
+            on:pointercancel=move |_| input.drag.set(None)
+        >
+            {squares}
+            {ghost}
+        </svg>
+    }
+}
+
+/// Human name of a side in Stones!.
+fn side_name(side: Side) -> &'static str {
+    match side {
+        Side::First => "White",
+        Side::Second => "Black",
+    }
+}
+
+/// A stone: a disc; a pinned stone has a bold cross over it.
+fn stone_shape(pinned: bool, cx: f64, cy: f64, class: String) -> AnyView {
+    let class = if pinned {
+        format!("{class} pinned")
+    } else {
+        class
+    };
+    let cross = pinned.then(|| {
+        view! {
+            <path class="pin" d=format!("M{} {} l32 32 M{} {} l-32 32", cx - 16.0, cy - 16.0, cx + 16.0, cy - 16.0)/>
+        }
+    });
+    view! {
+        <g class=class>
+            <circle class="body" cx=cx cy=cy r="36"/>
+            <circle class="rim" cx=cx cy=cy r="27"/>
+            {cross}
+        </g>
+    }
+    .into_any()
+}

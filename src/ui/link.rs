@@ -1,0 +1,151 @@
+//! The game in the page's link: `?game=mill&rules=lasker&moves=d6.f4.xd7`.
+//!
+//! Reloading or sharing the link opens the same game, variant and position:
+//! the link carries the game, its rules (only what differs from the
+//! default), a start position when it is not the usual one (`pos=`), and
+//! the moves played, separated by dots. A malformed link is refused whole
+//! with a message naming the problem; the app then starts a new game.
+
+use super::games::{GameKind, UiGame};
+use crate::games::ataxx::Ataxx;
+use crate::games::mill::Mill;
+use crate::games::stones::Stones;
+use crate::games::{Game, Record};
+
+/// A game opened from a link (or started from the picker).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Loaded {
+    Ataxx(Record<Ataxx>),
+    Stones(Record<Stones>),
+    Mill(Record<Mill>),
+}
+
+impl Loaded {
+    /// A new game of `kind` under its default rules.
+    pub fn new_game(kind: GameKind) -> Loaded {
+        match kind {
+            GameKind::Ataxx => Loaded::Ataxx(Record::new(Ataxx::start(&Default::default()))),
+            GameKind::Stones => Loaded::Stones(Record::new(Stones::start(&Default::default()))),
+            GameKind::Mill => Loaded::Mill(Record::new(Mill::start(&Default::default()))),
+        }
+    }
+
+    /// Which game this is.
+    pub fn kind(&self) -> GameKind {
+        match self {
+            Loaded::Ataxx(_) => GameKind::Ataxx,
+            Loaded::Stones(_) => GameKind::Stones,
+            Loaded::Mill(_) => GameKind::Mill,
+        }
+    }
+}
+
+fn decode(s: &str) -> Result<String, String> {
+    js_sys::decode_uri_component(&s.replace('+', " "))
+        .map(String::from)
+        .map_err(|_| format!("'{s}' is not validly encoded"))
+}
+
+fn encode(s: &str) -> String {
+    String::from(js_sys::encode_uri_component(s))
+}
+
+/// Splits a query string (with or without the leading `?`) into pairs.
+pub fn parse_query(query: &str) -> Result<Vec<(String, String)>, String> {
+    query
+        .trim_start_matches('?')
+        .split('&')
+        .filter(|kv| !kv.is_empty())
+        .map(|kv| {
+            let (k, v) = kv.split_once('=').unwrap_or((kv, ""));
+            Ok((decode(k)?, decode(v)?))
+        })
+        .collect()
+}
+
+fn param<'a>(params: &'a [(String, String)], key: &str) -> Option<&'a str> {
+    params
+        .iter()
+        .find(|(k, _)| k == key)
+        .map(|(_, v)| v.as_str())
+}
+
+fn load<G: UiGame>(params: &[(String, String)]) -> Result<Record<G>, String> {
+    let rules = G::rules_from_query(params)?;
+    let start = match param(params, "pos") {
+        Some(text) => G::from_text(text, &rules).map_err(|e| e.to_string())?,
+        None => G::start(&rules),
+    };
+    let mut record = Record::new(start);
+    for (i, text) in param(params, "moves")
+        .unwrap_or("")
+        .split('.')
+        .filter(|m| !m.is_empty())
+        .enumerate()
+    {
+        record
+            .play_text(text)
+            .map_err(|e| format!("move {} ({text}): {e}", i + 1))?;
+    }
+    Ok(record)
+}
+
+/// The game a query string describes: `Ok(None)` when it names no game,
+/// an error message when it is malformed.
+pub fn load_query(query: &str) -> Result<Option<Loaded>, String> {
+    let params = parse_query(query)?;
+    let Some(slug) = param(&params, "game") else {
+        return Ok(None);
+    };
+    let kind = GameKind::from_slug(slug)
+        .ok_or_else(|| format!("unknown game '{slug}' (expected ataxx, stones or mill)"))?;
+    Ok(Some(match kind {
+        GameKind::Ataxx => Loaded::Ataxx(load(&params)?),
+        GameKind::Stones => Loaded::Stones(load(&params)?),
+        GameKind::Mill => Loaded::Mill(load(&params)?),
+    }))
+}
+
+/// The query string that reopens `record`.
+pub fn query_for<G: UiGame>(record: &Record<G>) -> String {
+    let mut parts = vec![format!("game={}", G::KIND.slug())];
+    for (k, v) in G::rules_to_query(record.position().rules()) {
+        parts.push(format!("{}={}", encode(&k), encode(&v)));
+    }
+    let start = record.start();
+    if *start != G::start(start.rules()) {
+        parts.push(format!("pos={}", encode(&start.to_text())));
+    }
+    if !record.moves().is_empty() {
+        let moves: Vec<String> = record.moves().iter().map(|m| m.to_string()).collect();
+        parts.push(format!("moves={}", encode(&moves.join("."))));
+    }
+    format!("?{}", parts.join("&"))
+}
+
+/// Puts `record` in the address bar without adding a history entry.
+pub fn reflect<G: UiGame>(record: &Record<G>) {
+    let Some(window) = web_sys::window() else {
+        return;
+    };
+    let query = query_for(record);
+    if window.location().search().ok().as_deref() == Some(query.as_str()) {
+        return;
+    }
+    if let Ok(history) = window.history() {
+        let path = window.location().pathname().unwrap_or_default();
+        let _ = history.replace_state_with_url(
+            &wasm_bindgen::JsValue::NULL,
+            "",
+            Some(&format!("{path}{query}")),
+        );
+    }
+}
+
+/// The game in the page's current link.
+pub fn from_location() -> Result<Option<Loaded>, String> {
+    let search = web_sys::window()
+        .and_then(|w| w.location().search().ok())
+        .unwrap_or_default();
+    load_query(&search)
+}
