@@ -1,0 +1,91 @@
+// End to end: Stones! and Mill played with real clicks in the release build,
+// the game picker, and links that reopen a game or are refused.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { serve, launch, openPage } from './harness.mjs';
+
+let server;
+let browser;
+
+before(async () => {
+  server = await serve();
+  browser = await launch();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+const status = (page) => page.locator('[data-testid=status]').textContent();
+const clickSq = (page, sq) => page.locator(`[data-square=${sq}] rect`).click();
+const clickPt = (page, pt) => page.locator(`[data-point=${pt}] rect`).click();
+
+test('Stones!: picked from the header, a slide and a pinning jump', async () => {
+  const { page, errors, context } = await openPage(browser, server.url);
+  await page.locator('[data-testid=pick-stones]').click();
+  await page.locator('[data-square=h8]').waitFor();
+  assert.equal(await page.locator('.stones-board .piece').count(), 16);
+  assert.match(await status(page), /White to move/);
+  await clickSq(page, 'a1');
+  assert.equal(await page.locator('.target-slide').count(), 6, 'a1 slides to b2 … g7');
+  await clickSq(page, 'c3');
+  assert.match(await status(page), /Black to move/);
+  await clickSq(page, 'h8');
+  await clickSq(page, 'e5');
+  await clickSq(page, 'c3');
+  assert.equal(await page.locator('.target-jump').count(), 1);
+  assert.equal(await page.locator('[data-square=e5].jump-over').count(), 1);
+  await clickSq(page, 'f6'); // c3 slides through d4, jumps e5, lands on f6
+  assert.equal(await page.locator('[data-square=e5] .piece.pb.pinned').count(), 1);
+  assert.match(await page.locator('[data-testid=notice]').textContent(), /pins the stone on e5/);
+  assert.match(page.url(), /game=stones&moves=a1-c3\.h8-e5\.c3xe5-f6$/);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('Mill: placing, a mill, a removal, and the Lasker preset', async () => {
+  const { page, errors, context } = await openPage(browser, server.url);
+  await page.locator('[data-testid=pick-mill]').click();
+  await page.locator('[data-point=d6]').waitFor();
+  assert.equal(await page.locator('[data-point]').count(), 24);
+  assert.equal(await page.locator('.piece.hand').count(), 18);
+  for (const p of ['a7', 'b6', 'd7', 'd6', 'g7']) await clickPt(page, p);
+  assert.match(await status(page), /remove a Black piece/);
+  assert.equal(await page.locator('.mill-fresh').count(), 1);
+  await clickPt(page, 'd6');
+  assert.match(await status(page), /Black: place a piece \(7 in hand\)/);
+  assert.match(await page.locator('[data-testid=score-second]').textContent(), /1 lost/);
+  assert.match(page.url(), /game=mill&moves=a7\.b6\.d7\.d6\.g7\.xd6$/);
+
+  // Another preset starts a new game under its rules.
+  await page.locator('[data-testid=mill-preset]').selectOption('lasker');
+  assert.equal(await page.locator('.piece.hand').count(), 20);
+  assert.match(page.url(), /game=mill&rules=lasker$/);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('a link reopens the same game; a bad link says why and the app still works', async () => {
+  const link = `${server.url}?game=ataxx&moves=b6.a1a3`;
+  const { page, errors, context } = await openPage(browser, server.url + '?game=mill&rules=twelve&moves=d6.f4');
+  await page.locator('[data-point=d6] .piece.pw').waitFor();
+  assert.equal(await page.locator('[data-point=f4] .piece.pb').count(), 1);
+  assert.equal(await page.locator('.mill-line').count(), 20, 'Twelve Men\'s Morris has diagonals');
+  await page.goto(link);
+  await page.locator('[data-square=a3] .piece.po').waitFor();
+  assert.equal(await page.locator('[data-square=b6] .piece.px').count(), 1);
+  assert.match(await status(page), /X to move/);
+  await page.reload();
+  await page.locator('[data-square=a3] .piece.po').waitFor();
+
+  await page.goto(`${server.url}?game=ataxx&moves=b6.zz`);
+  await page.locator('[data-testid=link-error]').waitFor();
+  assert.match(await page.locator('[data-testid=link-error]').textContent(), /move 2 \(zz\)/);
+  assert.equal(await page.locator('.piece').count(), 4, 'a new game instead');
+  await clickSq(page, 'a7');
+  await clickSq(page, 'b6');
+  assert.equal(await page.locator('.piece').count(), 5);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
