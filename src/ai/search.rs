@@ -234,7 +234,13 @@ impl<G: Game + Evaluate> Searcher<G> {
                     }
                 }
             }
-            self.may_abort = depth > 1;
+            if depth > 1 {
+                self.may_abort = true;
+                self.poll(ctl);
+                if self.aborted {
+                    break;
+                }
+            }
             self.search_root(pos, &mut root, depth as i32, margin, ctl);
             if self.aborted {
                 break;
@@ -256,12 +262,6 @@ impl<G: Game + Evaluate> Searcher<G> {
                 pv: &result.pv,
             };
             on_info(&info);
-            if self.may_abort {
-                self.poll(ctl);
-                if self.aborted {
-                    break;
-                }
-            }
             // A proven result within reach of this depth cannot change.
             if root[0].score.abs() > MATE_BOUND
                 && (MATE - root[0].score.abs()) <= depth as i32
