@@ -3,9 +3,12 @@
 //! Layers, with arrows going one way (`ui` → `games`):
 //! - [`games`]: the rules of each game, pure Rust, no browser types; they
 //!   compile and test natively and run unchanged in the page.
+//! - [`ai`]: the computer player (search, evaluations, levels) and the
+//!   engine protocols; generic over the games, clock injected.
 //! - `ui` (wasm32 only): Leptos components; engine state in signals, one SVG
 //!   board per game.
 
+pub mod ai;
 pub mod games;
 
 #[cfg(target_arch = "wasm32")]

@@ -2,21 +2,40 @@
 //!
 //! ```text
 //! engine perft GAME DEPTH [POSITION] [--divide] [--rules PRESET]
+//! engine uai                 (Territory Duel over UAI)
+//! engine uci mill|stones     (Sanmill-style UCI)
+//! engine bench
+//! engine match GAME LEVEL_A LEVEL_B N [--movetime MS] [--seed S]
 //! ```
-//! prints one line per depth, `DEPTH NODES MILLISECONDS`; with `--divide`
-//! each root move with its count at DEPTH, then the total. Bad input gets a
+//! `perft` prints one line per depth, `DEPTH NODES MILLISECONDS`; with
+//! `--divide` each root move with its count at DEPTH, then the total.
+//! `uai`/`uci` read commands on stdin (see `stoneplay::ai::protocol`); a
+//! `go` searches on a second thread so `stop` is heard at once. `bench`
+//! searches fixed positions to a fixed depth and prints nodes per second;
+//! `match` plays two levels against each other. Bad arguments get a
 //! one-line error on stderr and exit code 2, never a panic.
 
+use std::io::{BufRead, Write};
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::Instant;
 
+use stoneplay::ai::protocol::{Action, Dialect, ProtocolGame, Session};
+use stoneplay::ai::selfplay::{play_match, MatchConfig};
+use stoneplay::ai::{InstantClock, Level, SearchControl, SearchLimits, SearchRequest, Searcher};
 use stoneplay::games::ataxx::{Ataxx, AtaxxRules};
 use stoneplay::games::mill::{Mill, Preset};
 use stoneplay::games::stones::{Stones, StonesRules};
 use stoneplay::games::{perft, perft_divide, Game};
 
 const USAGE: &str = "usage: engine perft GAME DEPTH [POSITION] [--divide] [--rules PRESET]
+       engine uai                      Territory Duel over UAI on stdin/stdout
+       engine uci mill|stones          Mill or Stones! over UCI on stdin/stdout
+       engine bench                    fixed-depth search speed per game
+       engine match GAME LEVEL_A LEVEL_B N [--movetime MS] [--seed S]
   GAME      ataxx | stones | mill
+  LEVEL     beginner | casual | intermediate | strong | master
   PRESET    for mill: nine (default), twelve, morabaraba, lasker, russian, cheng-san-qi, da-san-qi
   DEPTH     plies to count, 0..=12
   POSITION  the game's position text (ataxx: a FEN such as \"x5o/7/7/7/7/7/o5x x 0 1\";
@@ -48,6 +67,26 @@ struct PerftArgs {
 fn run(args: &[String]) -> Result<(), String> {
     match args.first().map(String::as_str) {
         Some("perft") => perft_command(parse_perft(&args[1..])?),
+        Some("uai") if args.len() == 1 => {
+            protocol_loop::<Ataxx>(Dialect::Uai);
+            Ok(())
+        }
+        Some("uci") => match args.get(1).map(String::as_str) {
+            Some("mill") if args.len() == 2 => {
+                protocol_loop::<Mill>(Dialect::Uci);
+                Ok(())
+            }
+            Some("stones") if args.len() == 2 => {
+                protocol_loop::<Stones>(Dialect::Uci);
+                Ok(())
+            }
+            _ => Err("usage: engine uci mill|stones".into()),
+        },
+        Some("bench") if args.len() == 1 => {
+            bench();
+            Ok(())
+        }
+        Some("match") => match_command(&args[1..]),
         Some("help" | "--help" | "-h") => {
             println!("{USAGE}");
             Ok(())
@@ -144,5 +183,222 @@ fn run_perft<G: Game>(a: &PerftArgs, rules: &G::Rules) -> Result<(), String> {
             println!("{depth} {nodes} {}", start.elapsed().as_millis());
         }
     }
+    Ok(())
+}
+
+/// Reads protocol commands on this thread; a `go` searches on a spawned
+/// thread with a stop flag, so `stop`, `isready` and `quit` are answered
+/// while it runs. Any other command first waits for the running search.
+fn protocol_loop<G: ProtocolGame + Send + 'static>(dialect: Dialect)
+where
+    G::Move: Send,
+{
+    let mut session = Session::<G>::new(dialect);
+    let stop = Arc::new(AtomicBool::new(false));
+    let mut running: Option<std::thread::JoinHandle<()>> = None;
+    let print = |lines: &[String]| {
+        let mut out = std::io::stdout().lock();
+        for l in lines {
+            let _ = writeln!(out, "{l}");
+        }
+        let _ = out.flush();
+    };
+    let finish = |running: &mut Option<std::thread::JoinHandle<()>>, stop: &AtomicBool| {
+        if let Some(h) = running.take() {
+            stop.store(true, Ordering::Relaxed);
+            let _ = h.join();
+        }
+    };
+    let stdin = std::io::stdin();
+    for line in stdin.lock().lines() {
+        let Ok(line) = line else { break };
+        let cmd = line.split_whitespace().next().unwrap_or("");
+        // Other commands wait for a running search to finish on its own
+        // (as a queue: `go depth 9` then `position …` keeps the search);
+        // `stop` and `quit` end it at once.
+        if matches!(cmd, "quit") {
+            finish(&mut running, &stop);
+        } else if !matches!(cmd, "isready" | "stop" | "") {
+            if let Some(h) = running.take() {
+                let _ = h.join();
+            }
+        }
+        match session.handle(&line) {
+            Action::Output(lines) => print(&lines),
+            Action::Stop => finish(&mut running, &stop),
+            Action::Quit => break,
+            Action::Go(job) => {
+                stop.store(false, Ordering::Relaxed);
+                let flag = Arc::clone(&stop);
+                running = Some(std::thread::spawn(move || {
+                    let clock = InstantClock::new();
+                    let ctl = SearchControl {
+                        clock: &clock,
+                        stop: Some(&flag),
+                    };
+                    let mut searcher = Searcher::<G>::new(20);
+                    job.run(&mut searcher, &ctl, &mut |l| print(&[l]));
+                }));
+            }
+        }
+    }
+    finish(&mut running, &stop);
+}
+
+/// Searches `positions` to `depth` and returns (nodes, milliseconds).
+fn bench_game<G: stoneplay::ai::Evaluate>(positions: &[G], depth: u32) -> (u64, f64) {
+    let clock = InstantClock::new();
+    let ctl = SearchControl {
+        clock: &clock,
+        stop: None,
+    };
+    let mut nodes = 0;
+    let start = Instant::now();
+    for pos in positions {
+        let mut searcher = Searcher::<G>::new(20);
+        let req = SearchRequest {
+            position: pos,
+            history: &[],
+            game_ply: 100,
+            limits: SearchLimits::depth(depth),
+            level: Level::Master,
+            seed: 0,
+        };
+        nodes += searcher.think(&req, &ctl, &mut |_| {}).nodes;
+    }
+    (nodes, start.elapsed().as_secs_f64() * 1000.0)
+}
+
+/// The bench positions: the start and a few middle-game positions per game.
+fn bench() {
+    let ataxx: Vec<Ataxx> = [
+        "x5o/7/7/7/7/7/o5x x 0 1",
+        "x5o/7/2-1-2/7/2-1-2/7/o5x x 0 1",
+        "7/7/2xxo2/2xoo2/2xxo2/7/7 x 0 1",
+        "xxo4/xoo4/x2o3/7/3x3/4oo1/o4xx o 0 1",
+        "7/1ox4/1oxx3/2oxo2/3ox2/4xo1/7 x 0 1",
+    ]
+    .iter()
+    .map(|f| Ataxx::from_text(f, &AtaxxRules::default()).expect("bench position"))
+    .collect();
+    let stones: Vec<Stones> = [
+        "W:a1,b1,c1,d1,e1,f1,g1,h1 B:a8,b8,c8,d8,e8,f8,g8,h8 w",
+        "W:a1,c3,d2,e1,f4,g1,h2,b4 B:a8,c6,d7,e5*,f8,g7,h6,b8 w",
+        "W:a3,b2,c5,d4,e3,f2,g1,h4 B:a6,b7,c8,d5,e6,f7,g8,h5 b",
+    ]
+    .iter()
+    .map(|f| Stones::from_text(f, &StonesRules).expect("bench position"))
+    .collect();
+    let mill_rules = Preset::NineMensMorris.rules();
+    let mut mill = vec![Mill::start(&mill_rules)];
+    for line in ["d6 f4 d2 b4 b6 f6 a4 a1", "a7 d1 d7 g1 g7 xd1 a1 b2"] {
+        let mut pos = Mill::start(&mill_rules);
+        for mv in line.split_whitespace() {
+            let m = pos.parse_move(mv).expect("bench move");
+            pos.play(m).expect("bench move is legal");
+        }
+        mill.push(pos);
+    }
+    let mut total_nodes = 0;
+    let mut total_ms = 0.0;
+    for (name, (nodes, ms)) in [
+        ("ataxx", bench_game(&ataxx, 6)),
+        ("stones", bench_game(&stones, 9)),
+        ("mill", bench_game(&mill, 8)),
+    ] {
+        let nps = (nodes as f64 * 1000.0 / ms.max(0.001)) as u64;
+        println!("{name} {nodes} nodes {} ms {nps} nps", ms as u64);
+        total_nodes += nodes;
+        total_ms += ms;
+    }
+    let nps = (total_nodes as f64 * 1000.0 / total_ms.max(0.001)) as u64;
+    println!("bench {total_nodes} nodes {nps} nps");
+}
+
+fn match_command(args: &[String]) -> Result<(), String> {
+    let mut rest = Vec::new();
+    let mut movetime = None;
+    let mut seed = 1u64;
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        match a.as_str() {
+            "--movetime" => {
+                let v = it.next().ok_or("--movetime needs milliseconds")?;
+                movetime = Some(
+                    v.parse::<u64>()
+                        .map_err(|_| format!("--movetime '{v}' is not a whole number"))?,
+                );
+            }
+            "--seed" => {
+                let v = it.next().ok_or("--seed needs a number")?;
+                seed = v
+                    .parse()
+                    .map_err(|_| format!("--seed '{v}' is not a whole number"))?;
+            }
+            flag if flag.starts_with("--") => return Err(format!("unknown option '{flag}'")),
+            _ => rest.push(a.as_str()),
+        }
+    }
+    let [game, a, b, n] = rest[..] else {
+        return Err("usage: engine match GAME LEVEL_A LEVEL_B N [--movetime MS] [--seed S]".into());
+    };
+    let a: Level = a.parse()?;
+    let b: Level = b.parse()?;
+    let games: u32 = n
+        .parse()
+        .map_err(|_| format!("N '{n}' is not a whole number"))?;
+    let cfg = MatchConfig {
+        games,
+        movetime_ms: movetime,
+        opening_plies: 2,
+        seed,
+    };
+    let clock = InstantClock::new();
+    let mut report = |i: u32,
+                      a_first: bool,
+                      winner: Option<stoneplay::games::Side>,
+                      plies: usize| {
+        let first = if a_first { "A" } else { "B" };
+        let result = match winner {
+            None => "draw".to_string(),
+            Some(stoneplay::games::Side::First) => format!("first player ({first}-first game) won"),
+            Some(stoneplay::games::Side::Second) => "second player won".to_string(),
+        };
+        println!("game {} ({first} first): {result} in {plies} plies", i + 1);
+    };
+    let score = match game {
+        "ataxx" | "territory-duel" => {
+            play_match(&Ataxx::default(), a, b, &cfg, &clock, &mut report)
+        }
+        "stones" => play_match(
+            &Stones::start(&StonesRules),
+            a,
+            b,
+            &cfg,
+            &clock,
+            &mut report,
+        ),
+        "mill" => play_match(
+            &Mill::start(&Preset::NineMensMorris.rules()),
+            a,
+            b,
+            &cfg,
+            &clock,
+            &mut report,
+        ),
+        other => {
+            return Err(format!(
+                "unknown game '{other}' (expected ataxx, mill or stones)"
+            ))
+        }
+    };
+    println!(
+        "{} vs {}: {} wins, {} draws, {} losses",
+        a.name(),
+        b.name(),
+        score.wins,
+        score.draws,
+        score.losses
+    );
     Ok(())
 }

@@ -98,6 +98,12 @@ impl Mill {
         }
     }
 
+    /// The points of `side`'s pieces as a bit mask (bit `p` = point `p`),
+    /// for evaluation code that works on whole-board masks.
+    pub fn pieces_bb(&self, side: Side) -> u32 {
+        self.pieces[side.index()]
+    }
+
     /// Whether `p` is marked by a delayed removal (no placing on it until
     /// placing ends).
     pub fn is_marked(&self, p: Point) -> bool {

@@ -144,6 +144,12 @@ impl Stones {
         (self.stones_of(side) & !self.pinned & far).count_ones()
     }
 
+    /// The raw bitboards `(white, black, pinned)` (bit `rank * 8 + file`),
+    /// for evaluation code that needs whole-board masks rather than squares.
+    pub fn bitboards(&self) -> (u64, u64, u64) {
+        (self.white, self.black, self.pinned)
+    }
+
     /// The legal moves of the stone on `from`: empty if the square is off
     /// the board, empty, holds an opponent's stone or a pinned stone, or the
     /// stone is blocked. The UI uses this for its move targets.

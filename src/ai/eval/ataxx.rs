@@ -1,0 +1,51 @@
+//! Territory Duel evaluation.
+//!
+//! Rewards material (every game ending is decided by the piece count) and,
+//! more lightly, *safe* pieces: a piece with no empty neighbour cannot be
+//! flipped by the next move, so it is worth more than an exposed one.
+//! Ordering puts moves that flip many pieces first, then clones (which add
+//! a piece and leave no hole) before jumps.
+
+use super::{Evaluate, TACTICAL};
+use crate::games::ataxx::board::{singles, FULL, NEIGHBOURS};
+use crate::games::ataxx::{Ataxx, AtaxxMove};
+use crate::games::Game;
+
+const PIECE: i32 = 100;
+const SAFE: i32 = 8;
+
+impl Evaluate for Ataxx {
+    fn evaluate(&self) -> i32 {
+        let us = self.side_to_move();
+        let mine = self.pieces_bb(us);
+        let theirs = self.pieces_bb(us.opponent());
+        let empty = FULL & !(mine | theirs | self.gaps_bb());
+        let exposed = singles(empty);
+        let material = mine.count_ones() as i32 - theirs.count_ones() as i32;
+        let safe = (mine & !exposed).count_ones() as i32 - (theirs & !exposed).count_ones() as i32;
+        PIECE * material + SAFE * safe
+    }
+
+    fn order_hint(&self, mv: AtaxxMove) -> i32 {
+        let theirs = self.pieces_bb(self.side_to_move().opponent());
+        match mv {
+            AtaxxMove::Pass => 0,
+            AtaxxMove::Clone { to } => {
+                let flips = (NEIGHBOURS[to as usize & 63] & theirs).count_ones() as i32;
+                TACTICAL * flips + 20
+            }
+            AtaxxMove::Jump { to, .. } => {
+                let flips = (NEIGHBOURS[to as usize & 63] & theirs).count_ones() as i32;
+                TACTICAL * flips - 20
+            }
+        }
+    }
+
+    fn move_key(mv: AtaxxMove) -> usize {
+        match mv {
+            AtaxxMove::Pass => 4095,
+            AtaxxMove::Clone { to } => (to & 63) as usize,
+            AtaxxMove::Jump { from, to } => 64 + (from & 63) as usize * 49 + (to & 63) as usize,
+        }
+    }
+}

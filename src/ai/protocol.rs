@@ -1,0 +1,439 @@
+//! The text protocols of the `engine` command line, as a state machine
+//! that turns input lines into output lines, so tests run transcripts
+//! without spawning processes.
+//!
+//! - Territory Duel speaks UAI (`uai`/`uaiok`, `uainewgame`), the Ataxx
+//!   dialect of UCI; X is "black" there, so X's clock is `btime`/`binc`.
+//! - Mill and Stones! speak UCI (`uci`/`uciok`, `ucinewgame`) in Sanmill's
+//!   shape, with their own move and position notation; White's clock is
+//!   `wtime`/`winc`.
+//!
+//! Every game also takes `setoption name Level value <slug>` (default
+//! Master) and answers `d` with `info string fen <position>`. Bad input of
+//! any kind gets one `info string error: …` line and changes nothing.
+//! A `go` becomes a [`GoJob`]: the caller runs it at once (tests, the
+//! browser) or on a thread with a stop flag (the native command line).
+
+use super::{
+    Clock, Evaluate, Level, SearchControl, SearchInfo, SearchLimits, SearchRequest, Searcher, MATE,
+    MATE_BOUND,
+};
+use crate::games::ataxx::Ataxx;
+use crate::games::mill::{Mill, Preset, OPTION_NAMES};
+use crate::games::stones::Stones;
+use crate::games::{Game, Record};
+
+/// Which handshake words the session uses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Dialect {
+    /// Ataxx's UAI: `uai`, `uaiok`, `uainewgame`.
+    Uai,
+    /// UCI: `uci`, `uciok`, `ucinewgame`.
+    Uci,
+}
+
+impl Dialect {
+    fn word(self) -> &'static str {
+        match self {
+            Dialect::Uai => "uai",
+            Dialect::Uci => "uci",
+        }
+    }
+}
+
+/// What a game adds to the protocol: its name, its clock names and its
+/// rule options.
+pub trait ProtocolGame: Game + Evaluate {
+    /// The game's name in `id name`.
+    const NAME: &'static str;
+    /// The `go` keywords for the first player's time and increment.
+    const FIRST_CLOCK: (&'static str, &'static str);
+    /// The `go` keywords for the second player's time and increment.
+    const SECOND_CLOCK: (&'static str, &'static str);
+
+    /// `option name …` lines announced after `id`.
+    fn option_lines(_rules: &Self::Rules) -> Vec<String> {
+        Vec::new()
+    }
+
+    /// Applies `setoption name <name> value <value>` to `rules`; the rules
+    /// are unchanged on error.
+    fn set_rule_option(_rules: &mut Self::Rules, name: &str, _value: &str) -> Result<(), String> {
+        Err(format!("unknown option '{name}'"))
+    }
+}
+
+impl ProtocolGame for Ataxx {
+    const NAME: &'static str = "Territory Duel";
+    const FIRST_CLOCK: (&'static str, &'static str) = ("btime", "binc");
+    const SECOND_CLOCK: (&'static str, &'static str) = ("wtime", "winc");
+}
+
+impl ProtocolGame for Stones {
+    const NAME: &'static str = "Stones!";
+    const FIRST_CLOCK: (&'static str, &'static str) = ("wtime", "winc");
+    const SECOND_CLOCK: (&'static str, &'static str) = ("btime", "binc");
+}
+
+impl ProtocolGame for Mill {
+    const NAME: &'static str = "Mill";
+    const FIRST_CLOCK: (&'static str, &'static str) = ("wtime", "winc");
+    const SECOND_CLOCK: (&'static str, &'static str) = ("btime", "binc");
+
+    fn option_lines(rules: &Self::Rules) -> Vec<String> {
+        let presets: Vec<String> = Preset::ALL
+            .iter()
+            .map(|p| format!("var {}", p.slug()))
+            .collect();
+        let mut out = vec![format!(
+            "option name Preset type combo default nine {}",
+            presets.join(" ")
+        )];
+        for name in OPTION_NAMES {
+            let v = rules.get_option(name).unwrap_or_default();
+            out.push(format!("option name {name} type string default {v}"));
+        }
+        out
+    }
+
+    fn set_rule_option(rules: &mut Self::Rules, name: &str, value: &str) -> Result<(), String> {
+        if name.eq_ignore_ascii_case("preset") {
+            let p = Preset::from_slug(value.trim()).ok_or_else(|| {
+                let known: Vec<&str> = Preset::ALL.iter().map(|p| p.slug()).collect();
+                format!(
+                    "unknown preset '{value}' (expected one of {})",
+                    known.join(", ")
+                )
+            })?;
+            *rules = p.rules();
+            return Ok(());
+        }
+        rules.set_option(name, value).map_err(|e| e.to_string())
+    }
+}
+
+/// What the caller must do after a line.
+#[derive(Debug)]
+pub enum Action<G: Game> {
+    /// Print these lines.
+    Output(Vec<String>),
+    /// Run this search, printing its `info` lines and `bestmove`.
+    Go(GoJob<G>),
+    /// Stop a running search (it then prints its `bestmove`).
+    Stop,
+    /// End the session.
+    Quit,
+}
+
+/// A search asked for by `go`: self-contained, so it can move to a thread.
+#[derive(Clone, Debug)]
+pub struct GoJob<G: Game> {
+    /// The game so far (its current position is searched).
+    pub record: Record<G>,
+    /// The limits from the `go` line.
+    pub limits: SearchLimits,
+    /// The level set by `setoption name Level`.
+    pub level: Level,
+    /// The seed for the level's random choices.
+    pub seed: u64,
+}
+
+/// Formats a score the UCI way: `cp N` or `mate N` (moves, negative when losing).
+pub fn score_text(score: i32) -> String {
+    if score > MATE_BOUND {
+        format!("mate {}", (MATE - score + 1) / 2)
+    } else if score < -MATE_BOUND {
+        format!("mate -{}", (MATE + score + 1) / 2)
+    } else {
+        format!("cp {score}")
+    }
+}
+
+impl<G: ProtocolGame> GoJob<G> {
+    /// Runs the search, sending `info` lines after each iteration and the
+    /// `bestmove` line (`bestmove (none)` when the game is over) to `out`.
+    pub fn run(
+        &self,
+        searcher: &mut Searcher<G>,
+        ctl: &SearchControl,
+        out: &mut dyn FnMut(String),
+    ) {
+        if let Some(o) = self.record.outcome() {
+            out(format!("info string game over: {}", o.reason.describe()));
+            out("bestmove (none)".into());
+            return;
+        }
+        let history = super::history_of(&self.record);
+        let req = SearchRequest {
+            position: self.record.position(),
+            history: &history,
+            game_ply: self.record.moves().len(),
+            limits: self.limits,
+            level: self.level,
+            seed: self.seed,
+        };
+        let mut on_info = |i: &SearchInfo<G::Move>| {
+            let ms = i.elapsed_ms.max(0.0);
+            let nps = if ms > 0.0 {
+                (i.nodes as f64 * 1000.0 / ms) as u64
+            } else {
+                0
+            };
+            let pv: Vec<String> = i.pv.iter().map(|m| m.to_string()).collect();
+            out(format!(
+                "info depth {} score {} nodes {} nps {nps} time {} pv {}",
+                i.depth,
+                score_text(i.score),
+                i.nodes,
+                ms as u64,
+                pv.join(" ")
+            ));
+        };
+        let result = searcher.think(&req, ctl, &mut on_info);
+        match result.best {
+            Some(mv) => out(format!("bestmove {mv}")),
+            None => out("bestmove (none)".into()),
+        }
+    }
+}
+
+/// One protocol session: the rules, the game set up by `position`, the
+/// level, and a searcher kept between moves.
+pub struct Session<G: ProtocolGame> {
+    dialect: Dialect,
+    rules: G::Rules,
+    record: Record<G>,
+    level: Level,
+    seed: u64,
+    searcher: Searcher<G>,
+}
+
+impl<G: ProtocolGame> Session<G> {
+    /// A session at the start position under the default rules.
+    pub fn new(dialect: Dialect) -> Self {
+        let rules = G::Rules::default();
+        Session {
+            dialect,
+            record: Record::new(G::start(&rules)),
+            rules,
+            level: Level::Master,
+            seed: 0,
+            searcher: Searcher::new(16),
+        }
+    }
+
+    /// The game as set up by the last `position` command.
+    pub fn record(&self) -> &Record<G> {
+        &self.record
+    }
+
+    fn err(msg: impl std::fmt::Display) -> Action<G> {
+        Action::Output(vec![format!("info string error: {msg}")])
+    }
+
+    /// Interprets one input line.
+    pub fn handle(&mut self, line: &str) -> Action<G> {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let Some(&cmd) = words.first() else {
+            return Action::Output(Vec::new());
+        };
+        let hello = self.dialect.word();
+        match cmd {
+            c if c == hello => {
+                let mut out = vec![
+                    format!("id name Stoneplay {}", G::NAME),
+                    "id author the Stoneplay authors".to_string(),
+                    format!(
+                        "option name Level type combo default master {}",
+                        Level::ALL
+                            .iter()
+                            .map(|l| format!("var {}", l.slug()))
+                            .collect::<Vec<_>>()
+                            .join(" ")
+                    ),
+                ];
+                out.extend(G::option_lines(&self.rules));
+                out.push(format!("{hello}ok"));
+                Action::Output(out)
+            }
+            "isready" => Action::Output(vec!["readyok".into()]),
+            c if c == format!("{hello}newgame") => {
+                self.record = Record::new(G::start(&self.rules));
+                self.searcher.clear();
+                self.seed = self.seed.wrapping_add(1);
+                Action::Output(Vec::new())
+            }
+            "setoption" => self.setoption(&words[1..]),
+            "position" => self.position(&words[1..]),
+            "go" => match parse_go::<G>(&words[1..], self.record.position().side_to_move()) {
+                Ok(limits) => Action::Go(GoJob {
+                    record: self.record.clone(),
+                    limits,
+                    level: self.level,
+                    seed: self.seed,
+                }),
+                Err(e) => Self::err(e),
+            },
+            "stop" => Action::Stop,
+            "quit" => Action::Quit,
+            "d" => Action::Output(vec![format!(
+                "info string fen {}",
+                self.record.position().to_text()
+            )]),
+            _ => Self::err(format!("unknown command '{cmd}'")),
+        }
+    }
+
+    fn setoption(&mut self, args: &[&str]) -> Action<G> {
+        // setoption name <name…> [value <value…>]
+        if args.first() != Some(&"name") {
+            return Self::err("expected 'setoption name <option> value <value>'");
+        }
+        let vpos = args.iter().position(|&w| w == "value");
+        let name = args[1..vpos.unwrap_or(args.len())].join(" ");
+        let value = vpos.map(|v| args[v + 1..].join(" ")).unwrap_or_default();
+        if name.is_empty() {
+            return Self::err("setoption needs an option name");
+        }
+        if name.eq_ignore_ascii_case("level") {
+            return match value.parse::<Level>() {
+                Ok(l) => {
+                    self.level = l;
+                    Action::Output(Vec::new())
+                }
+                Err(e) => Self::err(e),
+            };
+        }
+        let mut rules = self.rules.clone();
+        match G::set_rule_option(&mut rules, &name, &value) {
+            Ok(()) => {
+                if rules != self.rules {
+                    // New rules, new game (as Sanmill does).
+                    self.rules = rules;
+                    self.record = Record::new(G::start(&self.rules));
+                }
+                Action::Output(Vec::new())
+            }
+            Err(e) => Self::err(e),
+        }
+    }
+
+    fn position(&mut self, args: &[&str]) -> Action<G> {
+        let mpos = args.iter().position(|&w| w == "moves");
+        let setup = &args[..mpos.unwrap_or(args.len())];
+        let start = match setup.first() {
+            Some(&"startpos") if setup.len() == 1 => G::start(&self.rules),
+            Some(&"startpos") => return Self::err("unexpected text after startpos"),
+            Some(&"fen") if setup.len() > 1 => {
+                match G::from_text(&setup[1..].join(" "), &self.rules) {
+                    Ok(p) => p,
+                    Err(e) => return Self::err(e),
+                }
+            }
+            Some(&"fen") => return Self::err("position fen needs a position"),
+            _ => return Self::err("expected 'position startpos|fen <fen> [moves …]'"),
+        };
+        let mut record = Record::new(start);
+        if let Some(m) = mpos {
+            for text in &args[m + 1..] {
+                if let Err(e) = record.play_text(text) {
+                    return Self::err(format!("move '{text}': {e}"));
+                }
+            }
+        }
+        self.record = record;
+        Action::Output(Vec::new())
+    }
+
+    /// Handles one line and, for `go`, runs the search at once with
+    /// `clock`: the synchronous loop of tests and single-threaded hosts.
+    /// Returns the output lines, and whether the session should end.
+    pub fn handle_sync(&mut self, line: &str, clock: &dyn Clock) -> (Vec<String>, bool) {
+        match self.handle(line) {
+            Action::Output(lines) => (lines, false),
+            Action::Stop => (Vec::new(), false),
+            Action::Quit => (Vec::new(), true),
+            Action::Go(job) => {
+                let mut out = Vec::new();
+                let ctl = SearchControl { clock, stop: None };
+                job.run(&mut self.searcher, &ctl, &mut |l| out.push(l));
+                (out, false)
+            }
+        }
+    }
+}
+
+/// Runs a transcript: every input line in order (stopping at `quit`),
+/// collecting every output line. `go` searches synchronously.
+pub fn transcript<G: ProtocolGame>(
+    dialect: Dialect,
+    lines: &[&str],
+    clock: &dyn Clock,
+) -> Vec<String> {
+    let mut session = Session::<G>::new(dialect);
+    let mut out = Vec::new();
+    for line in lines {
+        let (lines, quit) = session.handle_sync(line, clock);
+        out.extend(lines);
+        if quit {
+            break;
+        }
+    }
+    out
+}
+
+fn parse_go<G: ProtocolGame>(
+    args: &[&str],
+    mover: crate::games::Side,
+) -> Result<SearchLimits, String> {
+    let mut limits = SearchLimits::default();
+    let (mut time, mut inc) = (None, 0u64);
+    let (my_time, my_inc) = match mover {
+        crate::games::Side::First => G::FIRST_CLOCK,
+        crate::games::Side::Second => G::SECOND_CLOCK,
+    };
+    let mut i = 0;
+    let number = |i: usize, key: &str| -> Result<u64, String> {
+        let v = args
+            .get(i + 1)
+            .ok_or_else(|| format!("go {key} needs a number"))?;
+        v.parse::<u64>()
+            .map_err(|_| format!("go {key}: '{v}' is not a non-negative whole number"))
+    };
+    while i < args.len() {
+        let key = args[i];
+        match key {
+            "infinite" => {
+                limits.infinite = true;
+                i += 1;
+                continue;
+            }
+            "depth" => {
+                let d = number(i, key)?;
+                if d == 0 || d > super::MAX_DEPTH as u64 {
+                    return Err(format!("go depth must be 1 to {}", super::MAX_DEPTH));
+                }
+                limits.depth = Some(d as u32);
+            }
+            "movetime" => limits.movetime_ms = Some(number(i, key)?.max(1)),
+            "nodes" => limits.nodes = Some(number(i, key)?),
+            "movestogo" | "wtime" | "btime" | "winc" | "binc" => {
+                let v = number(i, key)?;
+                if key == my_time {
+                    time = Some(v);
+                } else if key == my_inc {
+                    inc = v;
+                }
+            }
+            _ => return Err(format!("go: unknown parameter '{key}'")),
+        }
+        i += 2;
+    }
+    if let (Some(t), None) = (time, limits.movetime_ms) {
+        // A twentieth of the clock plus most of the increment, never more
+        // than half of what is left.
+        let ms = (t / 20 + inc * 3 / 4).min(t / 2).max(1);
+        limits.movetime_ms = Some(ms);
+    }
+    Ok(limits)
+}

@@ -1,0 +1,539 @@
+//! Negamax alpha-beta with principal variation search, iterative deepening,
+//! a transposition table, killer and history move ordering, late-move
+//! reductions, repetition detection along the path and a polled deadline.
+//!
+//! Same-side plies: in Mill a move that closes a mill is followed by a
+//! removal by the *same* player. The search compares the side to move of
+//! parent and child and negates (and swaps the window) only when the side
+//! changes; a same-side ply also keeps its depth, so a removal is searched
+//! as part of the move that earned it.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use super::eval::{Evaluate, HISTORY_SIZE, TACTICAL};
+use super::{Clock, SearchInfo};
+use crate::games::{Game, Outcome};
+
+/// The score of a win on the spot; a win in `n` plies scores `MATE - n`.
+pub const MATE: i32 = 30_000;
+/// Scores beyond this (in absolute value) are proven wins or losses.
+pub const MATE_BOUND: i32 = MATE - 1_000;
+/// Above any score.
+pub(crate) const INF: i32 = 32_000;
+/// Deepest ply the search goes (iteration depth plus extensions).
+pub const MAX_PLY: usize = 128;
+/// Deepest iteration.
+pub const MAX_DEPTH: u32 = 64;
+/// Nodes between two looks at the clock and the stop flag.
+const POLL_NODES: u64 = 1024;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Bound {
+    Exact,
+    Lower,
+    Upper,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct TtEntry<M> {
+    key: u64,
+    mv: Option<M>,
+    score: i32,
+    depth: i16,
+    bound: Bound,
+}
+
+/// The terminal score of `outcome` for the side to move, preferring
+/// quicker wins and slower losses (mate distance).
+pub(crate) fn terminal_score(outcome: Outcome, mover: crate::games::Side, ply: usize) -> i32 {
+    match outcome.winner {
+        None => 0,
+        Some(w) if w == mover => MATE - ply as i32,
+        Some(_) => -(MATE - ply as i32),
+    }
+}
+
+/// Mate scores are stored relative to the node, not the root.
+fn to_tt(score: i32, ply: usize) -> i32 {
+    if score > MATE_BOUND {
+        score + ply as i32
+    } else if score < -MATE_BOUND {
+        score - ply as i32
+    } else {
+        score
+    }
+}
+
+fn from_tt(score: i32, ply: usize) -> i32 {
+    if score > MATE_BOUND {
+        score - ply as i32
+    } else if score < -MATE_BOUND {
+        score + ply as i32
+    } else {
+        score
+    }
+}
+
+/// Limits and controls of one search run.
+pub(crate) struct Control<'a> {
+    pub clock: &'a dyn Clock,
+    pub stop: Option<&'a AtomicBool>,
+    pub start_ms: f64,
+    /// Hard deadline (clock milliseconds), checked every few nodes.
+    pub deadline_ms: Option<f64>,
+    /// No new iteration starts after this.
+    pub soft_ms: Option<f64>,
+    pub max_nodes: Option<u64>,
+    pub max_depth: u32,
+}
+
+/// A root move with its score in the last completed iteration.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct RootMove<M> {
+    pub mv: M,
+    /// Exact score, or `-INF` when the move was proven worse than the margin.
+    pub score: i32,
+}
+
+/// The result of iterative deepening before the level picks a move.
+pub(crate) struct RootResult<M> {
+    /// Root moves, best first, with exact scores for those within the margin.
+    pub moves: Vec<RootMove<M>>,
+    pub depth: u32,
+    pub pv: Vec<M>,
+}
+
+/// A reusable search: its transposition table and ordering tables survive
+/// between moves, so a worker can keep one per game.
+pub struct Searcher<G: Game> {
+    tt: Vec<Option<TtEntry<G::Move>>>,
+    tt_mask: usize,
+    killers: Vec<[Option<G::Move>; 2]>,
+    history: Vec<i32>,
+    buffers: Vec<Vec<G::Move>>,
+    hints: Vec<Vec<i32>>,
+    pv: Vec<Vec<G::Move>>,
+    /// Hashes of the game's earlier positions and of the search path.
+    path: Vec<u64>,
+    nodes: u64,
+    aborted: bool,
+    /// Whether the clock, node limit and stop flag may end the search now
+    /// (not during the first iteration, so there is always a move).
+    may_abort: bool,
+}
+
+impl<G: Game + Evaluate> Default for Searcher<G> {
+    fn default() -> Self {
+        Searcher::new(18)
+    }
+}
+
+impl<G: Game + Evaluate> Searcher<G> {
+    /// A searcher with a transposition table of `2^tt_bits` entries
+    /// (18 by default: a few megabytes, fine for the browser too).
+    pub fn new(tt_bits: u32) -> Self {
+        let size = 1usize << tt_bits.clamp(4, 26);
+        Searcher {
+            tt: vec![None; size],
+            tt_mask: size - 1,
+            killers: vec![[None, None]; MAX_PLY + 2],
+            history: vec![0; 2 * HISTORY_SIZE],
+            buffers: (0..MAX_PLY + 2).map(|_| Vec::with_capacity(64)).collect(),
+            hints: (0..MAX_PLY + 2).map(|_| Vec::with_capacity(64)).collect(),
+            pv: (0..MAX_PLY + 2).map(|_| Vec::with_capacity(16)).collect(),
+            path: Vec::with_capacity(256),
+            nodes: 0,
+            aborted: false,
+            may_abort: false,
+        }
+    }
+
+    /// Forgets everything learnt (new game).
+    pub fn clear(&mut self) {
+        self.tt.iter_mut().for_each(|e| *e = None);
+        self.history.iter_mut().for_each(|h| *h = 0);
+        self.killers.iter_mut().for_each(|k| *k = [None, None]);
+    }
+
+    /// Nodes visited by the last search.
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    fn poll(&mut self, ctl: &Control) {
+        if !self.may_abort {
+            return;
+        }
+        let stopped = ctl.stop.is_some_and(|s| s.load(Ordering::Relaxed));
+        let out_of_nodes = ctl.max_nodes.is_some_and(|n| self.nodes >= n);
+        let out_of_time = ctl.deadline_ms.is_some_and(|d| ctl.clock.now_ms() >= d);
+        if stopped || out_of_nodes || out_of_time {
+            self.aborted = true;
+        }
+    }
+
+    fn tt_probe(&self, key: u64) -> Option<TtEntry<G::Move>> {
+        self.tt[key as usize & self.tt_mask].filter(|e| e.key == key)
+    }
+
+    fn tt_store(&mut self, key: u64, entry: TtEntry<G::Move>) {
+        let slot = &mut self.tt[key as usize & self.tt_mask];
+        // Depth-preferred, but always replace a different position.
+        match slot {
+            Some(old)
+                if old.key == key && old.depth > entry.depth && entry.bound != Bound::Exact => {}
+            _ => *slot = Some(entry),
+        }
+    }
+
+    /// Iterative deepening from `pos`. `history` holds the hashes of the
+    /// game's earlier positions since its last irreversible move. The root
+    /// keeps exact scores for every move within `margin` of the best.
+    pub(crate) fn iterate(
+        &mut self,
+        pos: &G,
+        history: &[u64],
+        margin: i32,
+        ctl: &Control,
+        on_info: &mut dyn FnMut(&SearchInfo<G::Move>),
+    ) -> RootResult<G::Move> {
+        self.nodes = 0;
+        self.aborted = false;
+        self.may_abort = false;
+        self.path.clear();
+        self.path.extend_from_slice(history);
+        for h in self.history.iter_mut() {
+            *h /= 8;
+        }
+        let mut root: Vec<RootMove<G::Move>> = pos
+            .legal_moves()
+            .into_iter()
+            .map(|mv| RootMove { mv, score: -INF })
+            .collect();
+        let tt_move = self.tt_probe(pos.hash()).and_then(|e| e.mv);
+        root.sort_by_key(|r| {
+            if Some(r.mv) == tt_move {
+                i32::MIN
+            } else {
+                -pos.order_hint(r.mv)
+            }
+        });
+        let mut result = RootResult {
+            moves: root.clone(),
+            depth: 0,
+            pv: Vec::new(),
+        };
+        if root.is_empty() {
+            return result;
+        }
+        for depth in 1..=ctl.max_depth.clamp(1, MAX_DEPTH) {
+            if depth > 1 {
+                if let Some(soft) = ctl.soft_ms {
+                    if ctl.clock.now_ms() >= soft {
+                        break;
+                    }
+                }
+            }
+            if depth > 1 {
+                self.may_abort = true;
+                self.poll(ctl);
+                if self.aborted {
+                    break;
+                }
+            }
+            self.search_root(pos, &mut root, depth as i32, margin, ctl);
+            if self.aborted {
+                break;
+            }
+            // Best first; moves outside the margin keep their old order.
+            root.sort_by_key(|r| std::cmp::Reverse(r.score));
+            let mut pv = vec![root[0].mv];
+            pv.extend_from_slice(&self.pv[1]);
+            result = RootResult {
+                moves: root.clone(),
+                depth,
+                pv,
+            };
+            let info = SearchInfo {
+                depth,
+                score: root[0].score,
+                nodes: self.nodes,
+                elapsed_ms: ctl.clock.now_ms() - ctl.start_ms,
+                pv: &result.pv,
+            };
+            on_info(&info);
+            // A proven result within reach of this depth cannot change.
+            if root[0].score.abs() > MATE_BOUND
+                && (MATE - root[0].score.abs()) <= depth as i32
+                && ctl.deadline_ms.is_some()
+            {
+                break;
+            }
+        }
+        result
+    }
+
+    fn search_root(
+        &mut self,
+        pos: &G,
+        root: &mut [RootMove<G::Move>],
+        depth: i32,
+        margin: i32,
+        ctl: &Control,
+    ) {
+        let us = pos.side_to_move();
+        let hash = pos.hash();
+        self.path.push(hash);
+        let floor = 0usize;
+        let mut best = -INF;
+        let mut best_pv: Vec<G::Move> = Vec::new();
+        for entry in root.iter_mut() {
+            let mv = entry.mv;
+            let mut child = pos.clone();
+            child.play_unchecked(mv);
+            let same = child.side_to_move() == us;
+            let cd = if same { depth } else { depth - 1 };
+            let cf = if pos.is_irreversible(mv) {
+                self.path.len()
+            } else {
+                floor
+            };
+            let score = if best == -INF {
+                self.child(&child, same, cd, -INF, INF, 1, cf, ctl)
+            } else {
+                let a = (best - margin).max(-INF + 1);
+                let s = self.child(&child, same, cd, a, a + 1, 1, cf, ctl);
+                if s > a && !self.aborted {
+                    self.child(&child, same, cd, a, INF, 1, cf, ctl)
+                } else {
+                    s
+                }
+            };
+            if self.aborted {
+                break;
+            }
+            let floor_now = if best == -INF { -INF } else { best - margin };
+            entry.score = if score > floor_now { score } else { -INF };
+            if score > best {
+                best = score;
+                best_pv.clear();
+                best_pv.extend_from_slice(&self.pv[1]);
+            }
+        }
+        self.path.pop();
+        // Keep the best line's tail where `iterate` reads it.
+        self.pv[1].clear();
+        self.pv[1].extend_from_slice(&best_pv);
+        if !self.aborted {
+            let best_mv = root.iter().max_by_key(|r| r.score).map(|r| r.mv);
+            self.tt_store(
+                hash,
+                TtEntry {
+                    key: hash,
+                    mv: best_mv,
+                    score: to_tt(best, 0),
+                    depth: depth as i16,
+                    bound: Bound::Exact,
+                },
+            );
+        }
+    }
+
+    /// The score of `child` for the parent's side to move.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    fn child(
+        &mut self,
+        child: &G,
+        same: bool,
+        depth: i32,
+        alpha: i32,
+        beta: i32,
+        ply: usize,
+        floor: usize,
+        ctl: &Control,
+    ) -> i32 {
+        if same {
+            self.negamax(child, depth, alpha, beta, ply, floor, ctl)
+        } else {
+            -self.negamax(child, depth, -beta, -alpha, ply, floor, ctl)
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn negamax(
+        &mut self,
+        pos: &G,
+        depth: i32,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+        floor: usize,
+        ctl: &Control,
+    ) -> i32 {
+        self.nodes += 1;
+        if self.nodes.is_multiple_of(POLL_NODES) {
+            self.poll(ctl);
+        }
+        if self.aborted {
+            return 0;
+        }
+        self.pv[ply].clear();
+        let us = pos.side_to_move();
+        if let Some(o) = pos.outcome() {
+            return terminal_score(o, us, ply);
+        }
+        let hash = pos.hash();
+        if pos.repetition_ends_game() && self.path[floor.min(self.path.len())..].contains(&hash) {
+            return 0;
+        }
+        if depth <= 0 || ply >= MAX_PLY {
+            return pos.evaluate();
+        }
+        // Mate-distance pruning: nothing here beats a win on the spot.
+        let alpha_md = alpha.max(-(MATE - ply as i32));
+        let beta_md = beta.min(MATE - ply as i32 - 1);
+        if alpha_md >= beta_md {
+            return alpha_md;
+        }
+
+        let pv_node = beta - alpha > 1;
+        let mut tt_move = None;
+        if let Some(e) = self.tt_probe(hash) {
+            tt_move = e.mv;
+            if !pv_node && e.depth as i32 >= depth {
+                let s = from_tt(e.score, ply);
+                match e.bound {
+                    Bound::Exact => return s,
+                    Bound::Lower if s >= beta => return s,
+                    Bound::Upper if s <= alpha => return s,
+                    _ => {}
+                }
+            }
+        }
+
+        let mut moves = std::mem::take(&mut self.buffers[ply]);
+        let mut hints = std::mem::take(&mut self.hints[ply]);
+        pos.legal_moves_into(&mut moves);
+        if moves.is_empty() {
+            self.buffers[ply] = moves;
+            self.hints[ply] = hints;
+            return pos.evaluate();
+        }
+        let side = us.index() * HISTORY_SIZE;
+        let killers = self.killers[ply];
+        hints.clear();
+        for &mv in moves.iter() {
+            let h = if Some(mv) == tt_move {
+                1 << 28
+            } else {
+                let base = pos.order_hint(mv);
+                if base >= TACTICAL {
+                    (1 << 24) + base
+                } else if Some(mv) == killers[0] {
+                    (1 << 23) + 1
+                } else if Some(mv) == killers[1] {
+                    1 << 23
+                } else {
+                    self.history[side + G::move_key(mv)] + base
+                }
+            };
+            hints.push(h);
+        }
+
+        self.path.push(hash);
+        let orig_alpha = alpha;
+        let mut best = -INF;
+        let mut best_mv = None;
+        let n = moves.len();
+        for i in 0..n {
+            // Selection sort: the best remaining move to slot i.
+            let mut bi = i;
+            for j in i + 1..n {
+                if hints[j] > hints[bi] {
+                    bi = j;
+                }
+            }
+            moves.swap(i, bi);
+            hints.swap(i, bi);
+            let mv = moves[i];
+            let quiet = hints[i] < (1 << 23);
+            let mut child = pos.clone();
+            child.play_unchecked(mv);
+            let same = child.side_to_move() == us;
+            let cd = if same { depth } else { depth - 1 };
+            let cf = if pos.is_irreversible(mv) {
+                self.path.len()
+            } else {
+                floor
+            };
+            let score = if i == 0 {
+                self.child(&child, same, cd, alpha, beta, ply + 1, cf, ctl)
+            } else {
+                let r = if quiet && !same && depth >= 3 && i >= 4 {
+                    1 + (depth >= 6 && i >= 12) as i32
+                } else {
+                    0
+                };
+                let mut s = self.child(&child, same, cd - r, alpha, alpha + 1, ply + 1, cf, ctl);
+                if s > alpha && r > 0 {
+                    s = self.child(&child, same, cd, alpha, alpha + 1, ply + 1, cf, ctl);
+                }
+                if s > alpha && s < beta {
+                    s = self.child(&child, same, cd, alpha, beta, ply + 1, cf, ctl);
+                }
+                s
+            };
+            if self.aborted {
+                break;
+            }
+            if score > best {
+                best = score;
+                best_mv = Some(mv);
+                if score > alpha {
+                    alpha = score;
+                    let (head, tail) = self.pv.split_at_mut(ply + 1);
+                    head[ply].clear();
+                    head[ply].push(mv);
+                    head[ply].extend_from_slice(&tail[0]);
+                    if alpha >= beta {
+                        if quiet {
+                            let k = &mut self.killers[ply];
+                            if k[0] != Some(mv) {
+                                k[1] = k[0];
+                                k[0] = Some(mv);
+                            }
+                            let slot = &mut self.history[side + G::move_key(mv)];
+                            *slot = (*slot + depth * depth).min(1 << 20);
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+        self.path.pop();
+        self.buffers[ply] = moves;
+        self.hints[ply] = hints;
+        if self.aborted {
+            return 0;
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > orig_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.tt_store(
+            hash,
+            TtEntry {
+                key: hash,
+                mv: best_mv,
+                score: to_tt(best, ply),
+                depth: depth as i16,
+                bound,
+            },
+        );
+        best
+    }
+}
