@@ -10,6 +10,7 @@
 
 pub mod ai;
 pub mod games;
+pub mod protocol;
 
 #[cfg(target_arch = "wasm32")]
 pub mod ui;

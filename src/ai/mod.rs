@@ -39,13 +39,12 @@ impl<F: Fn() -> f64> Clock for F {
     }
 }
 
-/// The native clock, from [`std::time::Instant`] (not for wasm32, where
-/// `Instant` is unavailable: pass `performance.now()` instead).
-#[cfg(not(target_arch = "wasm32"))]
+/// The native clock, from [`std::time::Instant`]. It compiles for wasm32
+/// (so the native-only `engine` binary does too) but `Instant` panics in the
+/// browser: the worker passes `performance.now()` instead.
 #[derive(Clone, Copy, Debug)]
 pub struct InstantClock(std::time::Instant);
 
-#[cfg(not(target_arch = "wasm32"))]
 impl InstantClock {
     /// A clock whose origin is now.
     pub fn new() -> Self {
@@ -53,14 +52,12 @@ impl InstantClock {
     }
 }
 
-#[cfg(not(target_arch = "wasm32"))]
 impl Default for InstantClock {
     fn default() -> Self {
         InstantClock::new()
     }
 }
 
-#[cfg(not(target_arch = "wasm32"))]
 impl Clock for InstantClock {
     fn now_ms(&self) -> f64 {
         self.0.elapsed().as_secs_f64() * 1000.0

@@ -40,6 +40,51 @@ impl Side {
     }
 }
 
+/// The three games, as named in links and the picker.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+pub enum GameKind {
+    Ataxx,
+    Stones,
+    Mill,
+}
+
+impl GameKind {
+    /// Every game, in picker order.
+    pub const ALL: [GameKind; 3] = [GameKind::Ataxx, GameKind::Stones, GameKind::Mill];
+
+    /// The name players see.
+    pub fn title(self) -> &'static str {
+        match self {
+            GameKind::Ataxx => "Territory Duel",
+            GameKind::Stones => "Stones!",
+            GameKind::Mill => "Mill",
+        }
+    }
+
+    /// One line saying what the game is about.
+    pub fn tagline(self) -> &'static str {
+        match self {
+            GameKind::Ataxx => "Clone and jump to take over the board.",
+            GameKind::Stones => "Race your stones home; jumping pins and frees.",
+            GameKind::Mill => "Line up three to take a piece.",
+        }
+    }
+
+    /// The name in links (`?game=…`).
+    pub fn slug(self) -> &'static str {
+        match self {
+            GameKind::Ataxx => "ataxx",
+            GameKind::Stones => "stones",
+            GameKind::Mill => "mill",
+        }
+    }
+
+    /// Reads a link's game name.
+    pub fn from_slug(s: &str) -> Option<GameKind> {
+        GameKind::ALL.into_iter().find(|k| k.slug() == s)
+    }
+}
+
 /// Why a game ended. One list for all games so the UI can name every ending.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum EndReason {

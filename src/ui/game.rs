@@ -6,10 +6,61 @@
 
 use leptos::prelude::*;
 
+use super::ai::Ai;
 use super::board::BoardProps;
 use super::clock::{now_ms, ticker, ClockView, MoveClock};
 use super::games::{describe_outcome, UiGame};
+use crate::ai::{Level, MATE_BOUND};
 use crate::games::{Record, Side};
+use crate::protocol::{Request, Response};
+
+/// The computer's seat in a single-player game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Opponent {
+    /// The side the computer plays.
+    pub side: Side,
+    pub level: Level,
+}
+
+/// A random 32-bit seed from the browser's crypto source.
+fn random_seed() -> u32 {
+    let mut bytes = [0u8; 4];
+    let _ = getrandom::fill(&mut bytes);
+    u32::from_le_bytes(bytes)
+}
+
+/// "+0.35", "−1.20" or "mate in 3" from the side to move's view.
+pub fn format_score(score: i32) -> String {
+    if score.abs() >= MATE_BOUND {
+        let plies = crate::ai::MATE - score.abs();
+        let moves = (plies + 1) / 2;
+        return if score > 0 {
+            format!("wins in {moves}")
+        } else {
+            format!("loses in {moves}")
+        };
+    }
+    let sign = if score < 0 { "−" } else { "+" };
+    format!("{sign}{:.2}", f64::from(score.abs()) / 100.0)
+}
+
+/// A `Think` request for the current position of `record`.
+fn think_request<G: UiGame>(
+    record: &Record<G>,
+    id: u32,
+    level: Level,
+    movetime_ms: Option<u64>,
+) -> Request {
+    Request::Think {
+        id,
+        game: G::spec(record.position().rules()),
+        start: record.start().to_text(),
+        moves: record.moves().iter().map(ToString::to_string).collect(),
+        level: level.slug().to_string(),
+        movetime_ms,
+        seed: random_seed(),
+    }
+}
 
 /// Clock choices offered on the screen, in seconds per move (0 = no clock).
 pub const CLOCK_CHOICES: [u32; 4] = [15, 30, 60, 0];
@@ -60,7 +111,16 @@ pub fn GameScreen<G: UiGame>(
     /// Called after every change of the game (the app keeps the link in step).
     #[prop(optional)]
     on_change: Option<Callback<Record<G>>>,
+    /// The computer's side and level; `None` for two players on one device.
+    #[prop(default = None)]
+    opponent: Option<Opponent>,
 ) -> impl IntoView {
+    let ai = use_context::<Ai>();
+    let opponent = opponent.filter(|_| ai.is_some());
+    let thinking = RwSignal::new(false);
+    let engine_line = RwSignal::new(String::new());
+    // The ply the computer was last asked to move at, so one turn is asked once.
+    let asked_at = StoredValue::new(None::<usize>);
     let rules = StoredValue::new(initial.position().rules().clone());
     let record = RwSignal::new(initial);
     let clock_choice = RwSignal::new(clock_secs);
@@ -108,6 +168,126 @@ pub fn GameScreen<G: UiGame>(
     };
     let on_move = Callback::new(play);
 
+    let stop_thinking = move || {
+        if let Some(ai) = ai {
+            ai.cancel();
+        }
+        thinking.set(false);
+        asked_at.set_value(None);
+    };
+    on_cleanup(stop_thinking);
+
+    // The computer's turn: ask the worker, play its answer if still wanted.
+    Effect::new(move |_| {
+        let (Some(opp), Some(ai)) = (opponent, ai) else {
+            return;
+        };
+        let (to_move, ply, over) = record.with(|r| {
+            (
+                r.position().side_to_move(),
+                r.moves().len(),
+                r.outcome().is_some(),
+            )
+        });
+        if over || paused.get() || to_move != opp.side || asked_at.get_value() == Some(ply) {
+            return;
+        }
+        asked_at.set_value(Some(ply));
+        thinking.set(true);
+        engine_line.set(String::new());
+        let request = record.with_untracked(|r| think_request(r, ai.next_id(), opp.level, None));
+        ai.send(request, move |answer| match answer {
+            Response::Info {
+                depth, score, nps, ..
+            } => engine_line.set(format!(
+                "depth {depth} · {} · {:.0} knodes/s",
+                format_score(score),
+                nps as f64 / 1000.0
+            )),
+            Response::Best { mv, .. } => {
+                thinking.set(false);
+                let still_wanted =
+                    record.with_untracked(|r| r.moves().len() == ply) && !paused.get_untracked();
+                let parsed =
+                    mv.map(|text| record.with_untracked(|r| r.position().parse_move(&text)));
+                match parsed {
+                    Some(Ok(mv)) if still_wanted => play(mv),
+                    Some(Err(e)) => notice.set(format!("The computer sent a bad move: {e}")),
+                    _ => {}
+                }
+            }
+            Response::Error { message, .. } => {
+                thinking.set(false);
+                notice.set(format!("The computer could not move: {message}"));
+            }
+            Response::Ready => {}
+        });
+    });
+
+    // A hint: the move a strong search prefers for the side to move.
+    let ask_hint = move |_| {
+        let Some(ai) = ai else { return };
+        let ply = record.with_untracked(|r| r.moves().len());
+        notice.set("Looking for a good move…".to_string());
+        let request =
+            record.with_untracked(|r| think_request(r, ai.next_id(), Level::Strong, Some(1_000)));
+        ai.send(request, move |answer| match answer {
+            Response::Best {
+                mv: Some(text),
+                score,
+                ..
+            } if record.with_untracked(|r| r.moves().len()) == ply => {
+                notice.set(format!("Hint: {text} ({})", format_score(score)));
+            }
+            Response::Error { message, .. } => notice.set(format!("No hint: {message}")),
+            _ => {}
+        });
+    };
+
+    // Undo: one move with two players; against the computer, back to your
+    // last turn (your move and the computer's reply).
+    let undo = move |_| {
+        stop_thinking();
+        let human = opponent.map(|o| o.side.opponent());
+        record.update(|r| match human {
+            None => {
+                r.undo(1);
+            }
+            Some(human) => {
+                let mut took_own = false;
+                while let Some(ply) = r.moves().len().checked_sub(1) {
+                    let mover = r.position_at(ply).side_to_move();
+                    r.undo(1);
+                    took_own |= mover == human;
+                    if took_own && r.position().side_to_move() == human {
+                        break;
+                    }
+                }
+            }
+        });
+        let t = now_ms();
+        clock.update(|c| {
+            c.start_turn(t);
+            if paused.get_untracked() {
+                c.stop(t);
+            }
+        });
+        notice.set("Move taken back.".to_string());
+    };
+    let can_undo = move || {
+        record.with(|r| match opponent {
+            None => !r.moves().is_empty(),
+            Some(o) => {
+                let mut pos = r.start().clone();
+                r.moves().iter().any(|&mv| {
+                    let mine = pos.side_to_move() != o.side;
+                    pos.play_unchecked(mv);
+                    mine
+                })
+            }
+        })
+    };
+
     // A forced move (Territory Duel's pass) is made at once, and the page says so.
     Effect::new(move |_| {
         let forced = record.with(|r| r.position().forced_move());
@@ -140,6 +320,7 @@ pub fn GameScreen<G: UiGame>(
             return;
         }
         let t = now_ms();
+        stop_thinking();
         if paused.get_untracked() {
             paused.set(false);
             clock.update(|c| c.resume(t));
@@ -151,6 +332,7 @@ pub fn GameScreen<G: UiGame>(
         }
     };
     let new_game = move |_| {
+        stop_thinking();
         record.set(Record::new(rules.with_value(|r| G::start(r))));
         paused.set(false);
         clock.set(MoveClock::new(limit_ms(clock_choice.get_untracked())));
@@ -174,16 +356,26 @@ pub fn GameScreen<G: UiGame>(
         }
     };
 
-    let enabled = Signal::derive(move || !paused.get() && over.get().is_none());
+    let enabled = Signal::derive(move || {
+        !paused.get()
+            && over.get().is_none()
+            && opponent.is_none_or(|o| record.with(|r| r.position().side_to_move()) != o.side)
+    });
+    let clock_active = Signal::derive(move || !paused.get() && over.get().is_none());
     let to_move = move || record.with(|r| r.position().side_to_move());
     let score_chip = move |side: Side| {
         let name = G::side_name(side);
         let cls = format!("chip {}", G::side_class(side));
-        let turn = move || enabled.get() && to_move() == side;
+        let turn = move || clock_active.get() && to_move() == side;
+        let who = match opponent {
+            Some(o) if o.side == side => format!("{name} · computer"),
+            Some(_) => format!("{name} · you"),
+            None => name.to_string(),
+        };
         view! {
             <div class=cls class:to-move=turn data-testid=format!("score-{}", G::side_class(side))>
                 <svg class="chip-piece" viewBox="0 0 20 20" aria-hidden="true"><circle cx="10" cy="10" r="8"/></svg>
-                <span class="chip-name">{name}</span>
+                <span class="chip-name">{who}</span>
                 <span class="chip-count" title=G::score_label()>{move || record.with(|r| r.position().score(side))}</span>
                 <span class="chip-turn">{move || if turn() { "to move" } else { "" }}</span>
                 <span class="chip-label">
@@ -232,12 +424,22 @@ pub fn GameScreen<G: UiGame>(
             <aside class="panel">
                 <div class="scores">{score_chip(Side::First)}{score_chip(Side::Second)}</div>
                 <p class="status" data-testid="status">{status}</p>
-                <ClockView clock=clock now=now active=enabled/>
+                <ClockView clock=clock now=now active=clock_active/>
+                <Show when=move || thinking.get()>
+                    <p class="thinking" data-testid="thinking" role="status">
+                        <span class="spinner" aria-hidden="true"></span>
+                        {move || format!("Computer thinking… {}", engine_line.get())}
+                    </p>
+                </Show>
                 <div class="controls">
                     <button on:click=new_game data-testid="new-game">"New game"</button>
                     <button on:click=toggle_pause data-testid="pause" disabled=move || over.get().is_some()>
                         {move || if paused.get() { "Resume" } else { "Pause" }}
                     </button>
+                    <button on:click=undo data-testid="undo" disabled=move || !can_undo()>"Undo"</button>
+                    {ai.is_some().then(|| view! {
+                        <button on:click=ask_hint data-testid="hint" disabled=move || !enabled.get()>"Hint"</button>
+                    })}
                     <label class="clock-choice">
                         "Clock "
                         <select on:change=change_clock aria-label="seconds per move">

@@ -8,52 +8,9 @@ use super::board::{self, BoardProps};
 use crate::games::ataxx::{Ataxx, AtaxxMove, AtaxxRules, NoMoveRule};
 use crate::games::mill::{point_name, Mill, MillMove, MillRules, Phase, Preset, OPTION_NAMES};
 use crate::games::stones::{square_name as stone_square, Stones, StonesMove, StonesRules};
+pub use crate::games::GameKind;
 use crate::games::{Game, Outcome, Side};
-
-/// The three games, as named in links and the picker.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
-pub enum GameKind {
-    Ataxx,
-    Stones,
-    Mill,
-}
-
-impl GameKind {
-    /// Every game, in picker order.
-    pub const ALL: [GameKind; 3] = [GameKind::Ataxx, GameKind::Stones, GameKind::Mill];
-
-    /// The name players see.
-    pub fn title(self) -> &'static str {
-        match self {
-            GameKind::Ataxx => "Territory Duel",
-            GameKind::Stones => "Stones!",
-            GameKind::Mill => "Mill",
-        }
-    }
-
-    /// One line saying what the game is about.
-    pub fn tagline(self) -> &'static str {
-        match self {
-            GameKind::Ataxx => "Clone and jump to take over the board.",
-            GameKind::Stones => "Race your stones home; jumping pins and frees.",
-            GameKind::Mill => "Line up three to take a piece.",
-        }
-    }
-
-    /// The name in links (`?game=…`).
-    pub fn slug(self) -> &'static str {
-        match self {
-            GameKind::Ataxx => "ataxx",
-            GameKind::Stones => "stones",
-            GameKind::Mill => "mill",
-        }
-    }
-
-    /// Reads a link's game name.
-    pub fn from_slug(s: &str) -> Option<GameKind> {
-        GameKind::ALL.into_iter().find(|k| k.slug() == s)
-    }
-}
+use crate::protocol::GameSpec;
 
 /// A game the screen can show. `Move` values must be thread-safe because
 /// Leptos signals are.
@@ -100,6 +57,13 @@ pub trait UiGame:
     fn rules_from_query(params: &[(String, String)]) -> Result<Self::Rules, String>;
     /// The board component.
     fn board(props: BoardProps<Self>) -> AnyView;
+    /// The game and rules as the AI worker names them.
+    fn spec(rules: &Self::Rules) -> GameSpec;
+    /// The rules for a game against the computer (Territory Duel: a player
+    /// without a move loses instead of passing).
+    fn vs_computer_rules(rules: &Self::Rules) -> Self::Rules {
+        rules.clone()
+    }
 }
 
 /// The result line: who won, why, and the final score.
@@ -168,6 +132,14 @@ impl UiGame for Ataxx {
     fn board(props: BoardProps<Self>) -> AnyView {
         view! { <board::ataxx::AtaxxBoard props=props/> }.into_any()
     }
+    fn spec(rules: &AtaxxRules) -> GameSpec {
+        GameSpec::Ataxx(*rules)
+    }
+    fn vs_computer_rules(rules: &AtaxxRules) -> AtaxxRules {
+        let mut rules = *rules;
+        rules.no_move = NoMoveRule::Lose;
+        rules
+    }
 }
 
 impl UiGame for Stones {
@@ -210,6 +182,9 @@ impl UiGame for Stones {
     }
     fn board(props: BoardProps<Self>) -> AnyView {
         view! { <board::stones::StonesBoard props=props/> }.into_any()
+    }
+    fn spec(rules: &StonesRules) -> GameSpec {
+        GameSpec::Stones(*rules)
     }
 }
 
@@ -327,5 +302,8 @@ impl UiGame for Mill {
     }
     fn board(props: BoardProps<Self>) -> AnyView {
         view! { <board::mill::MillBoard props=props/> }.into_any()
+    }
+    fn spec(rules: &MillRules) -> GameSpec {
+        GameSpec::Mill(*rules)
     }
 }

@@ -3,14 +3,17 @@
 //! Reloading or sharing the link opens the same game, variant and position:
 //! the link carries the game, its rules (only what differs from the
 //! default), a start position when it is not the usual one (`pos=`), and
-//! the moves played, separated by dots. A malformed link is refused whole
+//! the moves played, separated by dots; against the computer also its level
+//! and your side (`vs=master&you=second`). A malformed link is refused whole
 //! with a message naming the problem; the app then starts a new game.
 
+use super::game::Opponent;
 use super::games::{GameKind, UiGame};
+use crate::ai::Level;
 use crate::games::ataxx::Ataxx;
 use crate::games::mill::Mill;
 use crate::games::stones::Stones;
-use crate::games::{Game, Record};
+use crate::games::{Record, Side};
 
 /// A game opened from a link (or started from the picker).
 #[derive(Clone, Debug, PartialEq)]
@@ -21,12 +24,22 @@ pub enum Loaded {
 }
 
 impl Loaded {
-    /// A new game of `kind` under its default rules.
-    pub fn new_game(kind: GameKind) -> Loaded {
+    /// A new game of `kind` under its default rules (adapted for a game
+    /// against the computer when `vs_computer`).
+    pub fn new_game(kind: GameKind, vs_computer: bool) -> Loaded {
+        fn fresh<G: UiGame>(vs_computer: bool) -> Record<G> {
+            let rules = G::Rules::default();
+            let rules = if vs_computer {
+                G::vs_computer_rules(&rules)
+            } else {
+                rules
+            };
+            Record::new(G::start(&rules))
+        }
         match kind {
-            GameKind::Ataxx => Loaded::Ataxx(Record::new(Ataxx::start(&Default::default()))),
-            GameKind::Stones => Loaded::Stones(Record::new(Stones::start(&Default::default()))),
-            GameKind::Mill => Loaded::Mill(Record::new(Mill::start(&Default::default()))),
+            GameKind::Ataxx => Loaded::Ataxx(fresh(vs_computer)),
+            GameKind::Stones => Loaded::Stones(fresh(vs_computer)),
+            GameKind::Mill => Loaded::Mill(fresh(vs_computer)),
         }
     }
 
@@ -72,6 +85,12 @@ fn param<'a>(params: &'a [(String, String)], key: &str) -> Option<&'a str> {
 
 fn load<G: UiGame>(params: &[(String, String)]) -> Result<Record<G>, String> {
     let rules = G::rules_from_query(params)?;
+    // A game against the computer always uses the single-player rules.
+    let rules = if param(params, "vs").is_some() {
+        G::vs_computer_rules(&rules)
+    } else {
+        rules
+    };
     let start = match param(params, "pos") {
         Some(text) => G::from_text(text, &rules).map_err(|e| e.to_string())?,
         None => G::start(&rules),
@@ -90,6 +109,35 @@ fn load<G: UiGame>(params: &[(String, String)]) -> Result<Record<G>, String> {
     Ok(record)
 }
 
+/// The computer opponent a link names, if any.
+fn opponent(params: &[(String, String)]) -> Result<Option<Opponent>, String> {
+    let Some(level) = param(params, "vs") else {
+        return Ok(None);
+    };
+    let level: Level = level
+        .parse()
+        .map_err(|_| format!("unknown computer level '{level}'"))?;
+    let human = match param(params, "you") {
+        None | Some("first") => Side::First,
+        Some("second") => Side::Second,
+        Some(other) => return Err(format!("unknown side '{other}' (first or second)")),
+    };
+    Ok(Some(Opponent {
+        side: human.opponent(),
+        level,
+    }))
+}
+
+/// The game and opponent a query string describes: `Ok(None)` when it
+/// names no game, an error message when it is malformed.
+pub fn load_setup(query: &str) -> Result<Option<(Loaded, Option<Opponent>)>, String> {
+    let params = parse_query(query)?;
+    let Some(loaded) = load_query(query)? else {
+        return Ok(None);
+    };
+    Ok(Some((loaded, opponent(&params)?)))
+}
+
 /// The game a query string describes: `Ok(None)` when it names no game,
 /// an error message when it is malformed.
 pub fn load_query(query: &str) -> Result<Option<Loaded>, String> {
@@ -106,9 +154,20 @@ pub fn load_query(query: &str) -> Result<Option<Loaded>, String> {
     }))
 }
 
-/// The query string that reopens `record`.
+/// The query string that reopens `record` (two players).
 pub fn query_for<G: UiGame>(record: &Record<G>) -> String {
+    query_with::<G>(record, None)
+}
+
+/// The query string that reopens `record` against `opponent`.
+pub fn query_with<G: UiGame>(record: &Record<G>, opponent: Option<Opponent>) -> String {
     let mut parts = vec![format!("game={}", G::KIND.slug())];
+    if let Some(o) = opponent {
+        parts.push(format!("vs={}", o.level.slug()));
+        if o.side == Side::First {
+            parts.push("you=second".to_string());
+        }
+    }
     for (k, v) in G::rules_to_query(record.position().rules()) {
         parts.push(format!("{}={}", encode(&k), encode(&v)));
     }
@@ -124,11 +183,11 @@ pub fn query_for<G: UiGame>(record: &Record<G>) -> String {
 }
 
 /// Puts `record` in the address bar without adding a history entry.
-pub fn reflect<G: UiGame>(record: &Record<G>) {
+pub fn reflect<G: UiGame>(record: &Record<G>, opponent: Option<Opponent>) {
     let Some(window) = web_sys::window() else {
         return;
     };
-    let query = query_for(record);
+    let query = query_with(record, opponent);
     if window.location().search().ok().as_deref() == Some(query.as_str()) {
         return;
     }
@@ -142,10 +201,10 @@ pub fn reflect<G: UiGame>(record: &Record<G>) {
     }
 }
 
-/// The game in the page's current link.
-pub fn from_location() -> Result<Option<Loaded>, String> {
+/// The game and opponent in the page's current link.
+pub fn from_location() -> Result<Option<(Loaded, Option<Opponent>)>, String> {
     let search = web_sys::window()
         .and_then(|w| w.location().search().ok())
         .unwrap_or_default();
-    load_query(&search)
+    load_setup(&search)
 }

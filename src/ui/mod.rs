@@ -1,5 +1,6 @@
 //! The Leptos app (wasm32 only): components; rules come from [`crate::games`].
 
+pub mod ai;
 pub mod board;
 pub mod clock;
 pub mod game;
@@ -9,37 +10,69 @@ pub mod mill_rules;
 
 use leptos::prelude::*;
 
+use crate::ai::Level;
 use crate::games::ataxx::Ataxx;
 use crate::games::mill::Mill;
 use crate::games::stones::Stones;
-use crate::games::{Game, Record};
-use game::GameScreen;
-use games::GameKind;
+use crate::games::{Game, Record, Side};
+use game::{GameScreen, Opponent};
+use games::{GameKind, UiGame};
 use link::Loaded;
 
-/// The whole app: a game picker (and Mill's rules picker) over the game
-/// screen. The game in play is always reflected in the page's link.
+/// What is being played: the game (with its record) and the computer's seat.
+#[derive(Clone, Debug, PartialEq)]
+struct Setup {
+    game: Loaded,
+    opponent: Option<Opponent>,
+}
+
+/// The game screen for one game type, keeping the link in step.
+fn screen<G: UiGame>(record: Record<G>, opponent: Option<Opponent>) -> AnyView {
+    let on_change = Callback::new(move |r: Record<G>| link::reflect(&r, opponent));
+    view! { <GameScreen<G> initial=record on_change=on_change opponent=opponent/> }.into_any()
+}
+
+/// The whole app: game, mode and rules pickers over the game screen. The
+/// game in play is always reflected in the page's link.
 #[component]
 pub fn App() -> impl IntoView {
+    provide_context(ai::Ai::new());
     let (first, link_error) = match link::from_location() {
-        Ok(Some(loaded)) => (loaded, None),
-        Ok(None) => (Loaded::new_game(GameKind::Ataxx), None),
-        Err(e) => (Loaded::new_game(GameKind::Ataxx), Some(e)),
+        Ok(Some((game, opponent))) => (Setup { game, opponent }, None),
+        Ok(None) => (
+            Setup {
+                game: Loaded::new_game(GameKind::Ataxx, false),
+                opponent: None,
+            },
+            None,
+        ),
+        Err(e) => (
+            Setup {
+                game: Loaded::new_game(GameKind::Ataxx, false),
+                opponent: None,
+            },
+            Some(e),
+        ),
     };
     let current = RwSignal::new(first);
     let error = RwSignal::new(link_error);
-    let kind = Memo::new(move |_| current.with(Loaded::kind));
+    let kind = Memo::new(move |_| current.with(|s| s.game.kind()));
+    let opponent = Memo::new(move |_| current.with(|s| s.opponent));
 
-    let pick = move |k: GameKind| {
+    let restart = move |kind: GameKind, opponent: Option<Opponent>| {
         error.set(None);
-        current.set(Loaded::new_game(k));
+        current.set(Setup {
+            game: Loaded::new_game(kind, opponent.is_some()),
+            opponent,
+        });
     };
     let tabs = GameKind::ALL
         .into_iter()
         .map(|k| {
             view! {
                 <button class="tab" aria-pressed=move || (kind.get() == k).to_string()
-                    data-testid=format!("pick-{}", k.slug()) on:click=move |_| pick(k)>
+                    data-testid=format!("pick-{}", k.slug())
+                    on:click=move |_| restart(k, opponent.get_untracked())>
                     <span class="tab-title">{k.title()}</span>
                     <span class="tab-line">{k.tagline()}</span>
                 </button>
@@ -47,35 +80,94 @@ pub fn App() -> impl IntoView {
         })
         .collect_view();
 
-    let mill_rules = move || {
-        let rules = current.with_untracked(|c| match c {
-            Loaded::Mill(r) => Some(*r.position().rules()),
-            _ => None,
+    let side_names = move |side: Side| match kind.get() {
+        GameKind::Ataxx => <Ataxx as UiGame>::side_name(side),
+        GameKind::Stones => <Stones as UiGame>::side_name(side),
+        GameKind::Mill => <Mill as UiGame>::side_name(side),
+    };
+    let set_mode = move |ev: leptos::ev::Event| {
+        let opp = (event_target_value(&ev) == "computer").then_some(Opponent {
+            side: Side::Second,
+            level: Level::Intermediate,
         });
+        restart(kind.get_untracked(), opp);
+    };
+    let set_level = move |ev: leptos::ev::Event| {
+        if let (Ok(level), Some(o)) = (
+            event_target_value(&ev).parse::<Level>(),
+            opponent.get_untracked(),
+        ) {
+            restart(kind.get_untracked(), Some(Opponent { level, ..o }));
+        }
+    };
+    let set_side = move |ev: leptos::ev::Event| {
+        let human = if event_target_value(&ev) == "second" {
+            Side::Second
+        } else {
+            Side::First
+        };
+        if let Some(o) = opponent.get_untracked() {
+            restart(
+                kind.get_untracked(),
+                Some(Opponent {
+                    side: human.opponent(),
+                    ..o
+                }),
+            );
+        }
+    };
+    let mode_bar = move || {
+        let opp = opponent.get();
+        view! {
+            <div class="setup-bar">
+                <label>
+                    "Mode "
+                    <select on:change=set_mode data-testid="mode" aria-label="mode">
+                        <option value="local" selected=opp.is_none()>"Two players"</option>
+                        <option value="computer" selected=opp.is_some()>"Against the computer"</option>
+                    </select>
+                </label>
+                {opp.map(|o| view! {
+                    <label>
+                        "Level "
+                        <select on:change=set_level data-testid="level" aria-label="computer level">
+                            {Level::ALL.iter().map(|&l| view! {
+                                <option value=l.slug() selected=l == o.level>{l.name()}</option>
+                            }).collect_view()}
+                        </select>
+                    </label>
+                    <label>
+                        "You play "
+                        <select on:change=set_side data-testid="side" aria-label="your side">
+                            <option value="first" selected=o.side == Side::Second>{side_names(Side::First)}" (first)"</option>
+                            <option value="second" selected=o.side == Side::First>{side_names(Side::Second)}" (second)"</option>
+                        </select>
+                    </label>
+                })}
+            </div>
+        }
+    };
+
+    let mill_rules = move || {
         (kind.get() == GameKind::Mill).then(|| {
-            let rules = rules.unwrap_or_default();
+            let rules = current.with_untracked(|c| match &c.game {
+                Loaded::Mill(r) => *r.position().rules(),
+                _ => Default::default(),
+            });
             let on_change = Callback::new(move |r| {
-                current.set(Loaded::Mill(Record::new(Mill::start(&r))));
+                current.update(|c| c.game = Loaded::Mill(Record::new(Mill::start(&r))));
             });
             view! { <mill_rules::MillRulesPicker rules=rules on_change=on_change/> }
         })
     };
 
-    let screen = move || {
-        match current.get() {
-        Loaded::Ataxx(r) => view! {
-            <GameScreen<Ataxx> initial=r on_change=Callback::new(|r: Record<Ataxx>| link::reflect(&r))/>
+    let game_screen = move || {
+        let Setup { game, opponent } = current.get();
+        match game {
+            Loaded::Ataxx(r) => screen(r, opponent),
+            Loaded::Stones(r) => screen(r, opponent),
+            Loaded::Mill(r) => screen(r, opponent),
         }
-        .into_any(),
-        Loaded::Stones(r) => view! {
-            <GameScreen<Stones> initial=r on_change=Callback::new(|r: Record<Stones>| link::reflect(&r))/>
-        }
-        .into_any(),
-        Loaded::Mill(r) => view! {
-            <GameScreen<Mill> initial=r on_change=Callback::new(|r: Record<Mill>| link::reflect(&r))/>
-        }
-        .into_any(),
-    }
     };
 
     view! {
@@ -90,8 +182,11 @@ pub fn App() -> impl IntoView {
             </div>
         })}
         <main>
-            {mill_rules}
-            {screen}
+            <div class="setup">
+                {mode_bar}
+                {mill_rules}
+            </div>
+            {game_screen}
         </main>
     }
 }

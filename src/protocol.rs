@@ -1,0 +1,181 @@
+//! Typed messages between the app and the AI worker (serde; sent with
+//! serde-wasm-bindgen as plain JavaScript objects).
+//!
+//! A request names the game and rules, the start position and the moves
+//! played, so the worker rebuilds the whole game (repetition history
+//! included) and the app never shares memory with it. Every answer carries
+//! the request's `id`: the app ignores answers to requests it no longer
+//! wants (after undo, a new game, or leaving the game).
+
+use serde::{Deserialize, Serialize};
+
+use crate::ai::{self, Evaluate, Level, SearchControl, SearchInfo, SearchLimits};
+use crate::games::ataxx::{Ataxx, AtaxxRules};
+use crate::games::mill::{Mill, MillRules};
+use crate::games::stones::{Stones, StonesRules};
+use crate::games::{Game, GameKind, Record};
+
+/// Which game, with its rules.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub enum GameSpec {
+    Ataxx(AtaxxRules),
+    Stones(StonesRules),
+    Mill(MillRules),
+}
+
+impl GameSpec {
+    /// The game this spec is for.
+    pub fn kind(&self) -> GameKind {
+        match self {
+            GameSpec::Ataxx(_) => GameKind::Ataxx,
+            GameSpec::Stones(_) => GameKind::Stones,
+            GameSpec::Mill(_) => GameKind::Mill,
+        }
+    }
+}
+
+/// App → worker.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Request {
+    /// Find a move for the side to move.
+    Think {
+        id: u32,
+        game: GameSpec,
+        /// The start position in the game's notation.
+        start: String,
+        /// The moves played since, in the game's notation.
+        moves: Vec<String>,
+        /// A level slug (`beginner` … `master`).
+        level: String,
+        /// Thinking time; `None` uses the level's own time.
+        movetime_ms: Option<u64>,
+        /// Seed for the level's random choices (32 bits: JavaScript
+        /// numbers hold them exactly).
+        seed: u32,
+    },
+}
+
+/// Worker → app.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Response {
+    /// The worker has started and takes requests.
+    Ready,
+    /// Progress of a search, after each completed depth.
+    Info {
+        id: u32,
+        depth: u32,
+        /// Score for the side to move, in hundredths of a piece (or a mate score).
+        score: i32,
+        nodes: u64,
+        nps: u64,
+    },
+    /// The answer to a `Think`: `None` when the game is over.
+    Best {
+        id: u32,
+        mv: Option<String>,
+        score: i32,
+        depth: u32,
+        nodes: u64,
+        elapsed_ms: f64,
+    },
+    /// The request could not be served (bad position, move or level).
+    Error { id: u32, message: String },
+}
+
+fn rebuild<G: Game>(rules: &G::Rules, start: &str, moves: &[String]) -> Result<Record<G>, String> {
+    let pos = G::from_text(start, rules).map_err(|e| e.to_string())?;
+    let mut record = Record::new(pos);
+    for (i, m) in moves.iter().enumerate() {
+        record
+            .play_text(m)
+            .map_err(|e| format!("move {} ({m}): {e}", i + 1))?;
+    }
+    Ok(record)
+}
+
+/// A `Think` request with its level read.
+struct Job<'a> {
+    id: u32,
+    start: &'a str,
+    moves: &'a [String],
+    level: Level,
+    movetime_ms: Option<u64>,
+    seed: u32,
+}
+
+fn think_as<G: Game + Evaluate>(
+    job: &Job,
+    rules: &G::Rules,
+    clock: &dyn ai::Clock,
+    post: &mut dyn FnMut(Response),
+) -> Response {
+    let id = job.id;
+    let record = match rebuild::<G>(rules, job.start, job.moves) {
+        Ok(r) => r,
+        Err(message) => return Response::Error { id, message },
+    };
+    let limits = SearchLimits {
+        movetime_ms: job.movetime_ms,
+        ..Default::default()
+    };
+    let ctl = SearchControl { clock, stop: None };
+    let mut on_info = |info: &SearchInfo<G::Move>| {
+        let secs = (info.elapsed_ms / 1000.0).max(0.001);
+        post(Response::Info {
+            id,
+            depth: info.depth,
+            score: info.score,
+            nodes: info.nodes,
+            nps: (info.nodes as f64 / secs) as u64,
+        });
+    };
+    let result = ai::think_record(
+        &record,
+        limits,
+        job.level,
+        u64::from(job.seed),
+        &ctl,
+        &mut on_info,
+    );
+    Response::Best {
+        id,
+        mv: result.best.map(|m| m.to_string()),
+        score: result.score,
+        depth: result.depth,
+        nodes: result.nodes,
+        elapsed_ms: result.elapsed_ms,
+    }
+}
+
+/// Serves one request: what the worker runs. `post` receives progress
+/// messages; the return value is the final answer. Never panics on input.
+pub fn serve(request: &Request, clock: &dyn ai::Clock, post: &mut dyn FnMut(Response)) -> Response {
+    let Request::Think {
+        id,
+        game,
+        start,
+        moves,
+        level,
+        movetime_ms,
+        seed,
+    } = request;
+    let Ok(level) = level.parse::<Level>() else {
+        return Response::Error {
+            id: *id,
+            message: format!("unknown level '{level}'"),
+        };
+    };
+    let job = Job {
+        id: *id,
+        start,
+        moves,
+        level,
+        movetime_ms: *movetime_ms,
+        seed: *seed,
+    };
+    match game {
+        GameSpec::Ataxx(r) => think_as::<Ataxx>(&job, r, clock, post),
+        GameSpec::Stones(r) => think_as::<Stones>(&job, r, clock, post),
+        GameSpec::Mill(r) => think_as::<Mill>(&job, r, clock, post),
+    }
+}
