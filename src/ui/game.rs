@@ -367,18 +367,19 @@ pub fn GameScreen<G: UiGame>(
         let name = G::side_name(side);
         let cls = format!("chip {}", G::side_class(side));
         let turn = move || clock_active.get() && to_move() == side;
-        let who = match opponent {
-            Some(o) if o.side == side => format!("{name} · computer"),
-            Some(_) => format!("{name} · you"),
-            None => name.to_string(),
+        let seat = match opponent {
+            Some(o) if o.side == side => "computer · ",
+            Some(_) => "you · ",
+            None => "",
         };
         view! {
             <div class=cls class:to-move=turn data-testid=format!("score-{}", G::side_class(side))>
                 <svg class="chip-piece" viewBox="0 0 20 20" aria-hidden="true"><circle cx="10" cy="10" r="8"/></svg>
-                <span class="chip-name">{who}</span>
+                <span class="chip-name">{name}</span>
                 <span class="chip-count" title=G::score_label()>{move || record.with(|r| r.position().score(side))}</span>
                 <span class="chip-turn">{move || if turn() { "to move" } else { "" }}</span>
                 <span class="chip-label">
+                    {seat}
                     {move || record.with(|r| r.position().chip_detail(side)).unwrap_or_else(|| G::score_label().to_string())}
                 </span>
             </div>

@@ -6,26 +6,11 @@
 
 use leptos::prelude::*;
 
-use super::{cell_at, has, BoardInput, BoardProps, CELL};
+use super::{has, select_and_move, BoardInput, BoardProps, Grid, CELL};
 use crate::games::ataxx::{square_name, Ataxx, AtaxxMove, Square};
 use crate::games::{Game, Record, Side};
 
-const N: u8 = 7;
-
-/// Top-left corner of a square in board units (rank 7 at the top).
-fn origin(sq: Square) -> (f64, f64) {
-    (f64::from(sq % N) * CELL, f64::from(N - 1 - sq / N) * CELL)
-}
-
-fn centre(sq: Square) -> (f64, f64) {
-    let (x, y) = origin(sq);
-    (x + CELL / 2.0, y + CELL / 2.0)
-}
-
-/// The square under a point in board units.
-fn hit(x: f64, y: f64) -> Option<Square> {
-    cell_at(x, y, N, N).map(|(col, row)| (N - 1 - row) * N + col)
-}
+const GRID: Grid = Grid(7);
 
 /// Human name of a side in Territory Duel.
 pub fn side_name(side: Side) -> &'static str {
@@ -82,8 +67,7 @@ pub fn AtaxxBoard(props: BoardProps<Ataxx>) -> impl IntoView {
         hints,
         on_move,
     } = props;
-    let size = f64::from(N) * CELL;
-    let input = BoardInput::new(size, size);
+    let input = BoardInput::new(GRID.size(), GRID.size());
     let selected = input.selected;
     let last = Memo::new(move |_| record.with(last_move));
     // A new position clears a selection made in the old one.
@@ -101,38 +85,23 @@ pub fn AtaxxBoard(props: BoardProps<Ataxx>) -> impl IntoView {
         })
     });
 
-    let press = move |sq: Square| -> bool {
-        if !enabled.get_untracked() {
-            return false;
-        }
-        let pos = record.with_untracked(|r| *r.position());
-        if let Some(from) = selected.get_untracked() {
-            if let Some(mv) = move_between(&pos, from, sq) {
-                selected.set(None);
-                on_move.run(mv);
-                return false;
-            }
-        }
-        if pos.piece_at(sq) == Some(pos.side_to_move()) {
-            return true;
-        }
-        selected.set(None);
-        false
-    };
-    let drop_on = move |from: Square, to: Square| {
-        let pos = record.with_untracked(|r| *r.position());
-        if let Some(mv) = move_between(&pos, from, to).filter(|_| enabled.get_untracked()) {
-            selected.set(None);
-            on_move.run(mv);
-        }
-    };
+    let (press, drop_on) = select_and_move(
+        selected,
+        enabled,
+        on_move,
+        move |from, to| record.with_untracked(|r| move_between(r.position(), from, to)),
+        move |sq| {
+            record
+                .with_untracked(|r| r.position().piece_at(sq) == Some(r.position().side_to_move()))
+        },
+    );
 
-    let squares = (0..N * N)
+    let squares = (0..GRID.0 * GRID.0)
         .map(|sq| {
-            let (x, y) = origin(sq);
-            let (cx, cy) = centre(sq);
+            let (x, y) = GRID.origin(sq);
+            let (cx, cy) = GRID.centre(sq);
             let name = square_name(sq);
-            let dark = (sq % N + sq / N).is_multiple_of(2);
+            let dark = GRID.is_dark(sq);
             let cls = move || {
                 let (clone_t, jump_t) = targets.get();
                 let l = last.get();
@@ -198,20 +167,11 @@ pub fn AtaxxBoard(props: BoardProps<Ataxx>) -> impl IntoView {
                     None
                 }
             };
-            let file_label = (sq / N == 0).then(|| {
-                let t = ((b'a' + sq % N) as char).to_string();
-                view! { <text class="coord" x=x + CELL - 5.0 y=y + CELL - 5.0 text-anchor="end">{t}</text> }
-            });
-            let rank_label = (sq % N == 0).then(|| {
-                let t = (sq / N + 1).to_string();
-                view! { <text class="coord" x=x + 5.0 y=y + 17.0>{t}</text> }
-            });
             view! {
                 <g class=cls role="button" tabindex="0" aria-label=label data-square=name
                    on:keydown=input.on_key(sq, press)>
                     <rect class="cell" x=x y=y width=CELL height=CELL/>
-                    {file_label}
-                    {rank_label}
+                    {GRID.coord_labels(sq)}
                     {hint}
                     <g class:lifted=move || input.dragging().is_some_and(|d| d.from == sq)>{piece}</g>
                 </g>
@@ -225,22 +185,15 @@ pub fn AtaxxBoard(props: BoardProps<Ataxx>) -> impl IntoView {
         Some(piece_shape(side, d.x, d.y, "piece ghost".to_string()))
     };
 
-    view! {
-        <svg
-            node_ref=input.svg_ref
-            class="board ataxx-board"
-            viewBox=format!("0 0 {size} {size}")
-            role="group"
-            aria-label="Territory Duel board"
-            on:pointerdown=input.on_down(hit, press)
-            on:pointermove=input.on_move(centre, CELL * 0.3)
-            on:pointerup=input.on_up(hit, drop_on)
-            on:pointercancel=move |_| input.drag.set(None)
-        >
-            {squares}
-            {ghost}
-        </svg>
-    }
+    input.svg(
+        "ataxx-board",
+        "Territory Duel board",
+        |x, y| GRID.hit(x, y),
+        press,
+        drop_on,
+        |sq| GRID.centre(sq),
+        (squares, ghost),
+    )
 }
 
 /// A piece: X is a dark disc with a cross, O a light disc with a ring, so

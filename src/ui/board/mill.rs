@@ -12,6 +12,7 @@ use leptos::prelude::*;
 use super::{BoardInput, BoardProps, CELL};
 use crate::games::mill::{lines, point_coords, point_name, Mill, MillMove, Point, POINTS};
 use crate::games::{Game, Record, Side};
+use crate::ui::games::UiGame;
 
 /// Height of each hand row above and below the board.
 const HAND: f64 = 80.0;
@@ -209,7 +210,7 @@ pub fn MillBoard(props: BoardProps<Mill>) -> impl IntoView {
                 let mut l = format!(
                     "{name}, {}",
                     match pos.piece_at(p) {
-                        Some(s) => format!("{} piece", side_name(s)),
+                        Some(s) => format!("{} piece", <Mill as UiGame>::side_name(s)),
                         None if pos.is_marked(p) => "marked, cannot place here yet".to_string(),
                         None => "empty".to_string(),
                     }
@@ -315,7 +316,7 @@ pub fn MillBoard(props: BoardProps<Mill>) -> impl IntoView {
             (n == 0).then(|| {
                 view! {
                     <text class="hand-empty" x=BOARD / 2.0 y=y text-anchor="middle">
-                        {format!("{}: all pieces placed", side_name(side))}
+                        {format!("{}: all pieces placed", <Mill as UiGame>::side_name(side))}
                     </text>
                 }
             })
@@ -337,36 +338,26 @@ pub fn MillBoard(props: BoardProps<Mill>) -> impl IntoView {
         })
     };
 
-    view! {
-        <svg
-            node_ref=input.svg_ref
-            class="board mill-board"
-            viewBox=format!("0 0 {BOARD} {height}")
-            role="group"
-            aria-label="Mill board"
-            on:pointerdown=input.on_down(hit, press)
-            on:pointermove=input.on_move(centre, CELL * 0.3)
-            on:pointerup=input.on_up(hit, drop_on)
-            on:pointercancel=move |_| input.drag.set(None)
-        >
-            <rect class="mill-bg" x="0" y=HAND width=BOARD height=BOARD rx="16"/>
-            <rect class="hand-bg" x="0" y="0" width=BOARD height=HAND - 6.0 rx="12"/>
-            <rect class="hand-bg" x="0" y=height - HAND + 6.0 width=BOARD height=HAND - 6.0 rx="12"/>
-            {line_view}
-            {fresh}
-            {hand(Side::Second)}
-            {hand_label(Side::Second)}
-            {hand(Side::First)}
-            {hand_label(Side::First)}
-            {points}
-            {ghost}
-        </svg>
-    }
-}
-
-fn side_name(side: Side) -> &'static str {
-    match side {
-        Side::First => "White",
-        Side::Second => "Black",
-    }
+    let content = view! {
+        <rect class="mill-bg" x="0" y=HAND width=BOARD height=BOARD rx="16"/>
+        <rect class="hand-bg" x="0" y="0" width=BOARD height=HAND - 6.0 rx="12"/>
+        <rect class="hand-bg" x="0" y=height - HAND + 6.0 width=BOARD height=HAND - 6.0 rx="12"/>
+        {line_view}
+        {fresh}
+        {hand(Side::Second)}
+        {hand_label(Side::Second)}
+        {hand(Side::First)}
+        {hand_label(Side::First)}
+        {points}
+        {ghost}
+    };
+    input.svg(
+        "mill-board",
+        "Mill board",
+        hit,
+        press,
+        drop_on,
+        centre,
+        content,
+    )
 }

@@ -190,6 +190,135 @@ impl BoardInput {
     pub fn dragging(&self) -> Option<Drag> {
         self.drag.get().filter(|d| d.moved)
     }
+
+    /// The board's `<svg>` with the pointer handlers wired: `hit` finds the
+    /// spot under a point, `press` and `drop_on` act as described on
+    /// [`BoardInput`], `centre` gives a spot's centre for drag slack.
+    #[allow(clippy::too_many_arguments)]
+    pub fn svg(
+        self,
+        class: &'static str,
+        label: &'static str,
+        hit: impl Fn(f64, f64) -> Option<u8> + Copy + 'static,
+        press: impl Fn(u8) -> bool + Copy + 'static,
+        drop_on: impl Fn(u8, u8) + Copy + 'static,
+        centre: impl Fn(u8) -> (f64, f64) + Copy + 'static,
+        content: impl IntoView + 'static,
+    ) -> impl IntoView {
+        let (w, h) = self.size;
+        view! {
+            <svg
+                node_ref=self.svg_ref
+                class=format!("board {class}")
+                viewBox=format!("0 0 {w} {h}")
+                role="group"
+                aria-label=label
+                on:pointerdown=self.on_down(hit, press)
+                on:pointermove=self.on_move(centre, CELL * 0.3)
+                on:pointerup=self.on_up(hit, drop_on)
+                on:pointercancel=move |_| self.drag.set(None)
+            >
+                {content}
+            </svg>
+        }
+    }
+}
+
+/// The `press` and `drop_on` actions of a board where every move takes one
+/// piece from a spot to another (Territory Duel, Stones!): a press on a
+/// target of the selected piece moves it, a press on one of the mover's
+/// pieces (`own`) selects it, any other press clears the selection.
+pub fn select_and_move<M: Send + Sync + 'static>(
+    selected: RwSignal<Option<u8>>,
+    enabled: Signal<bool>,
+    on_move: Callback<M>,
+    move_between: impl Fn(u8, u8) -> Option<M> + Copy + 'static,
+    own: impl Fn(u8) -> bool + Copy + 'static,
+) -> (
+    impl Fn(u8) -> bool + Copy + 'static,
+    impl Fn(u8, u8) + Copy + 'static,
+) {
+    let play = move |from: u8, to: u8| -> bool {
+        match move_between(from, to).filter(|_| enabled.get_untracked()) {
+            Some(mv) => {
+                selected.set(None);
+                on_move.run(mv);
+                true
+            }
+            None => false,
+        }
+    };
+    let press = move |spot: u8| -> bool {
+        if !enabled.get_untracked() {
+            return false;
+        }
+        if selected
+            .get_untracked()
+            .is_some_and(|from| play(from, spot))
+        {
+            return false;
+        }
+        if own(spot) {
+            return true;
+        }
+        selected.set(None);
+        false
+    };
+    let drop_on = move |from: u8, to: u8| {
+        play(from, to);
+    };
+    (press, drop_on)
+}
+
+/// An `n`×`n` board of squares numbered `rank * n + file`, rank 1 at the
+/// bottom (Territory Duel, Stones!).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Grid(pub u8);
+
+impl Grid {
+    /// Top-left corner of a square in board units.
+    pub fn origin(self, sq: u8) -> (f64, f64) {
+        let n = self.0;
+        (f64::from(sq % n) * CELL, f64::from(n - 1 - sq / n) * CELL)
+    }
+
+    /// Centre of a square in board units.
+    pub fn centre(self, sq: u8) -> (f64, f64) {
+        let (x, y) = self.origin(sq);
+        (x + CELL / 2.0, y + CELL / 2.0)
+    }
+
+    /// The square under a point in board units.
+    pub fn hit(self, x: f64, y: f64) -> Option<u8> {
+        let n = self.0;
+        cell_at(x, y, n, n).map(|(col, row)| (n - 1 - row) * n + col)
+    }
+
+    /// Width (and height) of the board in board units.
+    pub fn size(self) -> f64 {
+        f64::from(self.0) * CELL
+    }
+
+    /// Whether square `sq` is dark in the checkered pattern (a1 is dark).
+    pub fn is_dark(self, sq: u8) -> bool {
+        (sq % self.0 + sq / self.0).is_multiple_of(2)
+    }
+
+    /// The file letter on the bottom rank and the rank number on the left
+    /// file, drawn inside the edge squares.
+    pub fn coord_labels(self, sq: u8) -> impl IntoView {
+        let n = self.0;
+        let (x, y) = self.origin(sq);
+        let file = (sq / n == 0).then(|| {
+            let t = ((b'a' + sq % n) as char).to_string();
+            view! { <text class="coord" x=x + CELL - 5.0 y=y + CELL - 5.0 text-anchor="end">{t}</text> }
+        });
+        let rank = sq.is_multiple_of(n).then(|| {
+            let t = (sq / n + 1).to_string();
+            view! { <text class="coord" x=x + 5.0 y=y + 17.0>{t}</text> }
+        });
+        (file, rank)
+    }
 }
 
 /// The grid cell `(column, row)` under a point in board units (row 0 at the

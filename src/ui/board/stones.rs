@@ -8,24 +8,12 @@
 
 use leptos::prelude::*;
 
-use super::{cell_at, BoardInput, BoardProps, CELL};
+use super::{select_and_move, BoardInput, BoardProps, Grid, CELL};
 use crate::games::stones::{square_name, Square, Stones, StonesMove};
 use crate::games::{Game, Record, Side};
+use crate::ui::games::UiGame;
 
-const N: u8 = 8;
-
-fn origin(sq: Square) -> (f64, f64) {
-    (f64::from(sq % N) * CELL, f64::from(N - 1 - sq / N) * CELL)
-}
-
-fn centre(sq: Square) -> (f64, f64) {
-    let (x, y) = origin(sq);
-    (x + CELL / 2.0, y + CELL / 2.0)
-}
-
-fn hit(x: f64, y: f64) -> Option<Square> {
-    cell_at(x, y, N, N).map(|(col, row)| (N - 1 - row) * N + col)
-}
+const GRID: Grid = Grid(8);
 
 /// The move of the stone on `from` that ends on `to`, if there is one (a
 /// stone never has two moves to one square).
@@ -47,8 +35,7 @@ pub fn StonesBoard(props: BoardProps<Stones>) -> impl IntoView {
         hints,
         on_move,
     } = props;
-    let size = f64::from(N) * CELL;
-    let input = BoardInput::new(size, size);
+    let input = BoardInput::new(GRID.size(), GRID.size());
     let selected = input.selected;
     let last = Memo::new(move |_| record.with(last_move));
     Effect::new(move |_| {
@@ -62,40 +49,27 @@ pub fn StonesBoard(props: BoardProps<Stones>) -> impl IntoView {
             .unwrap_or_default()
     });
 
-    let press = move |sq: Square| -> bool {
-        if !enabled.get_untracked() {
-            return false;
-        }
-        let pos = record.with_untracked(|r| *r.position());
-        if let Some(from) = selected.get_untracked() {
-            if let Some(mv) = move_between(&pos, from, sq) {
-                selected.set(None);
-                on_move.run(mv);
-                return false;
-            }
-        }
-        if matches!(pos.stone_at(sq), Some((side, _)) if side == pos.side_to_move()) {
-            // A pinned stone can be selected, but shows no targets.
-            return true;
-        }
-        selected.set(None);
-        false
-    };
-    let drop_on = move |from: Square, to: Square| {
-        let pos = record.with_untracked(|r| *r.position());
-        if let Some(mv) = move_between(&pos, from, to).filter(|_| enabled.get_untracked()) {
-            selected.set(None);
-            on_move.run(mv);
-        }
-    };
+    // A pinned stone can be selected too; it just shows no targets.
+    let (press, drop_on) = select_and_move(
+        selected,
+        enabled,
+        on_move,
+        move |from, to| record.with_untracked(|r| move_between(r.position(), from, to)),
+        move |sq| {
+            record.with_untracked(|r| {
+                let pos = r.position();
+                matches!(pos.stone_at(sq), Some((side, _)) if side == pos.side_to_move())
+            })
+        },
+    );
 
-    let squares = (0..N * N)
+    let squares = (0..GRID.0 * GRID.0)
         .map(|sq| {
-            let (x, y) = origin(sq);
-            let (cx, cy) = centre(sq);
+            let (x, y) = GRID.origin(sq);
+            let (cx, cy) = GRID.centre(sq);
             let name = square_name(sq);
-            let dark = (sq % N + sq / N).is_multiple_of(2);
-            let goal = match sq / N {
+            let dark = GRID.is_dark(sq);
+            let goal = match sq / GRID.0 {
                 7 => " goal-first",
                 0 => " goal-second",
                 _ => "",
@@ -124,7 +98,7 @@ pub fn StonesBoard(props: BoardProps<Stones>) -> impl IntoView {
                 let what = match record.with(|r| r.position().stone_at(sq)) {
                     Some((side, pinned)) => format!(
                         "{} stone, {}",
-                        side_name(side),
+                        <Stones as UiGame>::side_name(side),
                         if pinned { "pinned" } else { "free" }
                     ),
                     None => "empty".to_string(),
@@ -165,20 +139,11 @@ pub fn StonesBoard(props: BoardProps<Stones>) -> impl IntoView {
                     view! { <circle class="hint hint-clone" cx=cx cy=cy r="13"/> }.into_any()
                 })
             };
-            let file_label = (sq / N == 0).then(|| {
-                let t = ((b'a' + sq % N) as char).to_string();
-                view! { <text class="coord" x=x + CELL - 5.0 y=y + CELL - 5.0 text-anchor="end">{t}</text> }
-            });
-            let rank_label = (sq % N == 0).then(|| {
-                let t = (sq / N + 1).to_string();
-                view! { <text class="coord" x=x + 5.0 y=y + 17.0>{t}</text> }
-            });
             view! {
                 <g class=cls role="button" tabindex="0" aria-label=label data-square=name
                    on:keydown=input.on_key(sq, press)>
                     <rect class="cell" x=x y=y width=CELL height=CELL/>
-                    {file_label}
-                    {rank_label}
+                    {GRID.coord_labels(sq)}
                     {hint}
                     <g class:lifted=move || input.dragging().is_some_and(|d| d.from == sq)>{stone}</g>
                 </g>
@@ -198,30 +163,15 @@ pub fn StonesBoard(props: BoardProps<Stones>) -> impl IntoView {
         ))
     };
 
-    view! {
-        <svg
-            node_ref=input.svg_ref
-            class="board stones-board"
-            viewBox=format!("0 0 {size} {size}")
-            role="group"
-            aria-label="Stones! board"
-            on:pointerdown=input.on_down(hit, press)
-            on:pointermove=input.on_move(centre, CELL * 0.3)
-            on:pointerup=input.on_up(hit, drop_on)
-            on:pointercancel=move |_| input.drag.set(None)
-        >
-            {squares}
-            {ghost}
-        </svg>
-    }
-}
-
-/// Human name of a side in Stones!.
-fn side_name(side: Side) -> &'static str {
-    match side {
-        Side::First => "White",
-        Side::Second => "Black",
-    }
+    input.svg(
+        "stones-board",
+        "Stones! board",
+        |x, y| GRID.hit(x, y),
+        press,
+        drop_on,
+        |sq| GRID.centre(sq),
+        (squares, ghost),
+    )
 }
 
 /// A stone: a disc; a pinned stone has a bold cross over it.
