@@ -301,3 +301,48 @@ fn links_round_trip_and_bad_links_are_refused() {
         }
     }
 }
+
+#[wasm_bindgen_test]
+fn the_worker_protocol_searches_in_wasm_and_refuses_bad_requests() {
+    use stoneplay::games::ataxx::START_FEN;
+    use stoneplay::protocol::{serve, GameSpec, Request, Response};
+    let perf = web_sys::window().unwrap().performance().unwrap();
+    let clock = move || perf.now();
+    let think = |moves: Vec<&str>, level: &str| Request::Think {
+        id: 7,
+        game: GameSpec::Ataxx(AtaxxRules::default()),
+        start: START_FEN.to_string(),
+        moves: moves.into_iter().map(String::from).collect(),
+        level: level.to_string(),
+        movetime_ms: Some(200),
+        seed: 1,
+    };
+    let mut infos = 0;
+    let answer = serve(&think(vec!["b6"], "master"), &clock, &mut |r| {
+        assert!(matches!(r, Response::Info { id: 7, .. }));
+        infos += 1;
+    });
+    let Response::Best {
+        id: 7,
+        mv: Some(mv),
+        nodes,
+        ..
+    } = answer
+    else {
+        panic!("expected a move, got {answer:?}");
+    };
+    assert!(infos > 0 && nodes > 0);
+    let mut record = Record::new(Ataxx::start(&AtaxxRules::default()));
+    record.play_text("b6").unwrap();
+    record.play_text(&mv).expect("the worker's move is legal");
+
+    for (request, expected) in [
+        (think(vec!["b6", "zz"], "master"), "move 2 (zz)"),
+        (think(vec![], "grandmaster"), "unknown level"),
+    ] {
+        match serve(&request, &clock, &mut |_| {}) {
+            Response::Error { id: 7, message } => assert!(message.contains(expected), "{message}"),
+            other => panic!("expected an error, got {other:?}"),
+        }
+    }
+}

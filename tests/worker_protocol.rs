@@ -1,0 +1,146 @@
+//! The worker's request handling (`protocol::serve`), natively: every game,
+//! stale or bad requests, and serde round trips of the messages.
+#![cfg(not(target_arch = "wasm32"))]
+
+use stoneplay::ai::InstantClock;
+use stoneplay::games::ataxx::{AtaxxRules, NoMoveRule, START_FEN};
+use stoneplay::games::mill::{Mill, Preset};
+use stoneplay::games::stones::{StonesRules, START_POSITION};
+use stoneplay::games::{Game, Record};
+use stoneplay::protocol::{serve, GameSpec, Request, Response};
+
+fn think(game: GameSpec, start: &str, moves: &[&str], level: &str) -> Request {
+    Request::Think {
+        id: 3,
+        game,
+        start: start.to_string(),
+        moves: moves.iter().map(|m| m.to_string()).collect(),
+        level: level.to_string(),
+        movetime_ms: Some(50),
+        seed: 42,
+    }
+}
+
+fn best(request: &Request) -> Option<String> {
+    let clock = InstantClock::new();
+    match serve(request, &clock, &mut |_| {}) {
+        Response::Best { id: 3, mv, .. } => mv,
+        other => panic!("expected Best, got {other:?}"),
+    }
+}
+
+#[test]
+fn every_game_gets_a_legal_move() {
+    let mill_start = Mill::start(&Preset::LaskerMorris.rules()).to_text();
+    let cases = [
+        (
+            GameSpec::Ataxx(AtaxxRules::default()),
+            START_FEN.to_string(),
+            vec!["b6"],
+        ),
+        (
+            GameSpec::Stones(StonesRules),
+            START_POSITION.to_string(),
+            vec!["a1-c3"],
+        ),
+        (
+            GameSpec::Mill(Preset::LaskerMorris.rules()),
+            mill_start,
+            vec!["d6", "f4"],
+        ),
+    ];
+    for (spec, start, moves) in cases {
+        for level in ["beginner", "master"] {
+            let mv = best(&think(spec, &start, &moves, level)).expect("a move");
+            // Replay and check legality with the rules themselves.
+            let ok = match spec {
+                GameSpec::Ataxx(r) => {
+                    replay::<stoneplay::games::ataxx::Ataxx>(&r, &start, &moves, &mv)
+                }
+                GameSpec::Stones(r) => {
+                    replay::<stoneplay::games::stones::Stones>(&r, &start, &moves, &mv)
+                }
+                GameSpec::Mill(r) => replay::<Mill>(&r, &start, &moves, &mv),
+            };
+            assert!(ok, "{level} {spec:?}: {mv} is not legal");
+        }
+    }
+}
+
+fn replay<G: Game>(rules: &G::Rules, start: &str, moves: &[&str], answer: &str) -> bool {
+    let mut record = Record::new(G::from_text(start, rules).unwrap());
+    for m in moves {
+        record.play_text(m).unwrap();
+    }
+    record.play_text(answer).is_ok()
+}
+
+#[test]
+fn a_finished_game_gets_no_move() {
+    // X has no pieces: the game is over.
+    let spec = GameSpec::Ataxx(AtaxxRules {
+        no_move: NoMoveRule::Lose,
+    });
+    assert_eq!(
+        best(&think(spec, "o6/7/7/7/7/7/7 x 0 1", &[], "master")),
+        None
+    );
+}
+
+#[test]
+fn bad_requests_get_errors_naming_the_problem() {
+    let clock = InstantClock::new();
+    let spec = GameSpec::Ataxx(AtaxxRules::default());
+    for (request, expected) in [
+        (
+            think(spec, "x5o/7/7 x 0 1", &[], "master"),
+            "invalid position",
+        ),
+        (
+            think(spec, START_FEN, &["b6", "b6"], "master"),
+            "move 2 (b6)",
+        ),
+        (think(spec, START_FEN, &["0000"], "master"), "move 1 (0000)"),
+        (
+            think(spec, START_FEN, &[], "grandmaster"),
+            "unknown level 'grandmaster'",
+        ),
+    ] {
+        match serve(&request, &clock, &mut |_| {}) {
+            Response::Error { id: 3, message } => {
+                assert!(message.contains(expected), "{message:?} lacks {expected:?}")
+            }
+            other => panic!("expected an error for {expected}, got {other:?}"),
+        }
+    }
+}
+
+#[test]
+fn progress_reports_come_before_the_answer() {
+    let clock = InstantClock::new();
+    let mut depths = Vec::new();
+    let request = think(
+        GameSpec::Ataxx(AtaxxRules::default()),
+        START_FEN,
+        &[],
+        "master",
+    );
+    let answer = serve(&request, &clock, &mut |r| match r {
+        Response::Info {
+            id: 3,
+            depth,
+            nodes,
+            ..
+        } => {
+            assert!(nodes > 0);
+            depths.push(depth)
+        }
+        other => panic!("unexpected {other:?}"),
+    });
+    assert!(matches!(answer, Response::Best { mv: Some(_), .. }));
+    assert!(!depths.is_empty());
+    assert!(
+        depths.windows(2).all(|w| w[0] < w[1]),
+        "depths rise: {depths:?}"
+    );
+}
