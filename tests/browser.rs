@@ -346,3 +346,24 @@ fn the_worker_protocol_searches_in_wasm_and_refuses_bad_requests() {
         }
     }
 }
+
+#[wasm_bindgen_test]
+async fn a_player_without_a_move_passes_and_the_page_says_so() {
+    // O on a1 is walled in by X: after X's move O must pass.
+    let root = mount_game("7/7/7/7/xxx4/xxx4/oxx4 x 0 1", 30);
+    settle().await;
+    click_square(&root, "c1").await;
+    click_square(&root, "d1").await;
+    settle().await;
+    assert!(
+        text(&root, "[data-testid=notice]").contains("O has no legal move and passes"),
+        "notice: {}",
+        text(&root, "[data-testid=notice]")
+    );
+    assert!(text(&root, "[data-testid=status]").contains("X to move"));
+    assert_eq!(
+        root.query_selector_all(".movelist .mv").unwrap().length(),
+        2,
+        "d1 and the pass 0000"
+    );
+}
