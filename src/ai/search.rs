@@ -380,20 +380,38 @@ impl<G: Game + Evaluate> Searcher<G> {
         }
         self.pv[ply].clear();
         let us = pos.side_to_move();
-        if let Some(o) = pos.outcome() {
-            return terminal_score(o, us, ply);
+        if depth <= 0 || ply >= MAX_PLY {
+            if let Some(o) = pos.outcome() {
+                return terminal_score(o, us, ply);
+            }
+            if pos.repetition_ends_game()
+                && self.path[floor.min(self.path.len())..].contains(&pos.hash())
+            {
+                return 0;
+            }
+            return pos.evaluate();
+        }
+        // Interior node: the move list is empty exactly when the game is
+        // over, so generating first saves a separate (costly) end check.
+        let mut moves = std::mem::take(&mut self.buffers[ply]);
+        pos.legal_moves_into(&mut moves);
+        if moves.is_empty() {
+            self.buffers[ply] = moves;
+            return match pos.outcome() {
+                Some(o) => terminal_score(o, us, ply),
+                None => pos.evaluate(),
+            };
         }
         let hash = pos.hash();
         if pos.repetition_ends_game() && self.path[floor.min(self.path.len())..].contains(&hash) {
+            self.buffers[ply] = moves;
             return 0;
-        }
-        if depth <= 0 || ply >= MAX_PLY {
-            return pos.evaluate();
         }
         // Mate-distance pruning: nothing here beats a win on the spot.
         let alpha_md = alpha.max(-(MATE - ply as i32));
         let beta_md = beta.min(MATE - ply as i32 - 1);
         if alpha_md >= beta_md {
+            self.buffers[ply] = moves;
             return alpha_md;
         }
 
@@ -403,23 +421,19 @@ impl<G: Game + Evaluate> Searcher<G> {
             tt_move = e.mv;
             if !pv_node && e.depth as i32 >= depth {
                 let s = from_tt(e.score, ply);
-                match e.bound {
-                    Bound::Exact => return s,
-                    Bound::Lower if s >= beta => return s,
-                    Bound::Upper if s <= alpha => return s,
-                    _ => {}
+                let cut = match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => s >= beta,
+                    Bound::Upper => s <= alpha,
+                };
+                if cut {
+                    self.buffers[ply] = moves;
+                    return s;
                 }
             }
         }
 
-        let mut moves = std::mem::take(&mut self.buffers[ply]);
         let mut hints = std::mem::take(&mut self.hints[ply]);
-        pos.legal_moves_into(&mut moves);
-        if moves.is_empty() {
-            self.buffers[ply] = moves;
-            self.hints[ply] = hints;
-            return pos.evaluate();
-        }
         let side = us.index() * HISTORY_SIZE;
         let killers = self.killers[ply];
         hints.clear();

@@ -293,9 +293,9 @@ fn bench() {
     let mut total_nodes = 0;
     let mut total_ms = 0.0;
     for (name, (nodes, ms)) in [
-        ("ataxx", bench_game(&ataxx, 6)),
+        ("ataxx", bench_game(&ataxx, 7)),
         ("stones", bench_game(&stones, 9)),
-        ("mill", bench_game(&mill, 8)),
+        ("mill", bench_game(&mill, 11)),
     ] {
         let nps = (nodes as f64 * 1000.0 / ms.max(0.001)) as u64;
         println!("{name} {nodes} nodes {} ms {nps} nps", ms as u64);
