@@ -187,6 +187,7 @@ where
     let mut session = Session::<G>::new(dialect);
     let stop = Arc::new(AtomicBool::new(false));
     let mut running: Option<std::thread::JoinHandle<()>> = None;
+    let mut infinite = false;
     let print = |lines: &[String]| {
         let mut out = std::io::stdout().lock();
         for l in lines {
@@ -220,6 +221,7 @@ where
             Action::Quit => break,
             Action::Go(job) => {
                 stop.store(false, Ordering::Relaxed);
+                infinite = job.limits.infinite;
                 let flag = Arc::clone(&stop);
                 running = Some(std::thread::spawn(move || {
                     let clock = InstantClock::new();
@@ -228,12 +230,22 @@ where
                         stop: Some(&flag),
                     };
                     let mut searcher = Searcher::<G>::new(20);
-                    job.run(&mut searcher, &ctl, &mut |l| print(&[l]));
+                    let best = job.run(&mut searcher, &ctl, &mut |l| print(&[l]));
+                    // `go infinite` answers only after `stop` (or `quit`).
+                    while job.limits.infinite && !flag.load(Ordering::Relaxed) {
+                        std::thread::sleep(std::time::Duration::from_millis(2));
+                    }
+                    print(&[best]);
                 }));
             }
         }
     }
-    finish(&mut running, &stop);
+    // End of input: a timed search may finish; an infinite one is stopped.
+    if infinite {
+        finish(&mut running, &stop);
+    } else if let Some(h) = running.take() {
+        let _ = h.join();
+    }
 }
 
 /// Searches `positions` to `depth` and returns (nodes, milliseconds).
