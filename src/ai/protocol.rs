@@ -168,7 +168,13 @@ impl<G: ProtocolGame> GoJob<G> {
         let req = SearchRequest {
             position: self.record.position(),
             history: &history,
-            game_ply: self.record.moves().len(),
+            // Opening variety only from the usual start: a position set up
+            // by `fen` gets the level's best move.
+            game_ply: if self.record.start() == &G::start(self.record.position().rules()) {
+                self.record.moves().len()
+            } else {
+                usize::MAX
+            },
             limits: self.limits,
             level: self.level,
             seed: self.seed,
