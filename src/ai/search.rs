@@ -241,8 +241,36 @@ impl<G: Game + Evaluate> Searcher<G> {
                     break;
                 }
             }
-            self.search_root(pos, &mut root, depth as i32, margin, ctl);
+            let done = self.search_root(pos, &mut root, depth as i32, margin, ctl);
             if self.aborted {
+                // The moves searched to the end in the unfinished iteration
+                // include the previous best (it is searched first): if
+                // another one beat it, it is the better choice.
+                if let Some(b) = root[..done].iter().max_by_key(|r| r.score) {
+                    if done > 1 && b.score > root[0].score && result.moves[0].mv != b.mv {
+                        let b = *b;
+                        result.moves.retain(|r| r.mv != b.mv);
+                        result.moves.insert(0, b);
+                        result.pv = vec![b.mv];
+                    }
+                }
+                break;
+            }
+            if root.len() == 1 && ctl.deadline_ms.is_some() {
+                // A single legal move needs no thinking time.
+                let info = SearchInfo {
+                    depth,
+                    score: root[0].score,
+                    nodes: self.nodes,
+                    elapsed_ms: ctl.clock.now_ms() - ctl.start_ms,
+                    pv: &[root[0].mv],
+                };
+                on_info(&info);
+                result = RootResult {
+                    moves: root.clone(),
+                    depth,
+                    pv: vec![root[0].mv],
+                };
                 break;
             }
             // Best first; moves outside the margin keep their old order.
@@ -273,6 +301,8 @@ impl<G: Game + Evaluate> Searcher<G> {
         result
     }
 
+    /// Searches every root move at `depth`; returns how many were searched
+    /// to the end (all of them unless the search was aborted).
     fn search_root(
         &mut self,
         pos: &G,
@@ -280,7 +310,8 @@ impl<G: Game + Evaluate> Searcher<G> {
         depth: i32,
         margin: i32,
         ctl: &Control,
-    ) {
+    ) -> usize {
+        let mut done = 0;
         let us = pos.side_to_move();
         let hash = pos.hash();
         self.path.push(hash);
@@ -312,6 +343,7 @@ impl<G: Game + Evaluate> Searcher<G> {
             if self.aborted {
                 break;
             }
+            done += 1;
             let floor_now = if best == -INF { -INF } else { best - margin };
             entry.score = if score > floor_now { score } else { -INF };
             if score > best {
@@ -337,6 +369,7 @@ impl<G: Game + Evaluate> Searcher<G> {
                 },
             );
         }
+        done
     }
 
     /// The score of `child` for the parent's side to move.
