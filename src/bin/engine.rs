@@ -357,15 +357,12 @@ fn match_command(args: &[String]) -> Result<(), String> {
         seed,
     };
     let clock = InstantClock::new();
-    let mut report = |i: u32,
-                      a_first: bool,
-                      winner: Option<stoneplay::games::Side>,
-                      plies: usize| {
-        let first = if a_first { "A" } else { "B" };
-        let result = match winner {
+    let mut report = |i: u32, a_first: bool, a_won: Option<bool>, plies: usize| {
+        let first = if a_first { a.slug() } else { b.slug() };
+        let result = match a_won {
             None => "draw".to_string(),
-            Some(stoneplay::games::Side::First) => format!("first player ({first}-first game) won"),
-            Some(stoneplay::games::Side::Second) => "second player won".to_string(),
+            Some(true) => format!("{} wins", a.slug()),
+            Some(false) => format!("{} wins", b.slug()),
         };
         println!("game {} ({first} first): {result} in {plies} plies", i + 1);
     };
