@@ -349,3 +349,28 @@ fn repetition_in_the_search_path_is_a_draw() {
         assert!(r.score > 200 && r.score < MATE_BOUND);
     }
 }
+
+#[test]
+fn self_play_finishes_games_and_varies_them() {
+    use stoneplay::ai::selfplay::{play_match, MatchConfig};
+    let clock = fake_clock(0.001);
+    let mut lengths = Vec::new();
+    let cfg = MatchConfig {
+        games: 4,
+        movetime_ms: Some(50),
+        opening_plies: 2,
+        seed: 3,
+    };
+    let score = play_match(
+        &Stones::start(&StonesRules),
+        Level::Casual,
+        Level::Beginner,
+        &cfg,
+        &clock,
+        &mut |_, _, _, plies| lengths.push(plies),
+    );
+    assert_eq!(score.wins + score.draws + score.losses, 4);
+    assert!(lengths.iter().all(|&n| n > 2));
+    let distinct: std::collections::HashSet<_> = lengths.iter().collect();
+    assert!(distinct.len() > 1, "all games alike: {lengths:?}");
+}

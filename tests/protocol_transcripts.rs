@@ -289,3 +289,21 @@ fn stones_uci_positions_and_errors() {
         .contains(&pos.parse_move(&best[0]).unwrap()));
     assert_eq!(best[1], "(none)", "worked example 4: White has no move");
 }
+
+#[test]
+fn level_option_limits_the_search() {
+    let out = run::<Ataxx>(
+        Dialect::Uai,
+        &[
+            "setoption name Level value beginner",
+            "position startpos",
+            "go depth 5",
+            "setoption name Level value Master",
+            "go depth 3",
+        ],
+    );
+    let depths: Vec<&String> = out.iter().filter(|l| l.starts_with("info depth")).collect();
+    assert_eq!(depths.len(), 1 + 3, "Beginner stops at depth 1: {out:#?}");
+    assert_eq!(bestmoves(&out).len(), 2);
+    assert!(errors(&out).is_empty());
+}

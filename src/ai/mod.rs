@@ -254,8 +254,10 @@ impl<G: Game + Evaluate> Searcher<G> {
             stop: ctl.stop,
             start_ms,
             deadline_ms: movetime.map(|ms| start_ms + ms as f64),
-            // Half the time gone: the next iteration would rarely finish.
-            soft_ms: movetime.map(|ms| start_ms + ms as f64 * 0.5),
+            // Iterations start until the deadline: the thinking time is used
+            // in full, and an unfinished iteration still counts for the
+            // moves it searched to the end.
+            soft_ms: None,
             max_nodes: limits.nodes,
             max_depth,
         };

@@ -150,24 +150,31 @@ pub fn score_text(score: i32) -> String {
 }
 
 impl<G: ProtocolGame> GoJob<G> {
-    /// Runs the search, sending `info` lines after each iteration and the
-    /// `bestmove` line (`bestmove (none)` when the game is over) to `out`.
+    /// Runs the search, sending `info` lines after each iteration to
+    /// `out`, and returns the `bestmove` line (`bestmove (none)` when the
+    /// game is over). The caller prints it: after `go infinite` only once
+    /// `stop` has come, as UCI asks.
     pub fn run(
         &self,
         searcher: &mut Searcher<G>,
         ctl: &SearchControl,
         out: &mut dyn FnMut(String),
-    ) {
+    ) -> String {
         if let Some(o) = self.record.outcome() {
             out(format!("info string game over: {}", o.reason.describe()));
-            out("bestmove (none)".into());
-            return;
+            return "bestmove (none)".into();
         }
         let history = super::history_of(&self.record);
         let req = SearchRequest {
             position: self.record.position(),
             history: &history,
-            game_ply: self.record.moves().len(),
+            // Opening variety only from the usual start: a position set up
+            // by `fen` gets the level's best move.
+            game_ply: if self.record.start() == &G::start(self.record.position().rules()) {
+                self.record.moves().len()
+            } else {
+                usize::MAX
+            },
             limits: self.limits,
             level: self.level,
             seed: self.seed,
@@ -191,8 +198,8 @@ impl<G: ProtocolGame> GoJob<G> {
         };
         let result = searcher.think(&req, ctl, &mut on_info);
         match result.best {
-            Some(mv) => out(format!("bestmove {mv}")),
-            None => out("bestmove (none)".into()),
+            Some(mv) => format!("bestmove {mv}"),
+            None => "bestmove (none)".into(),
         }
     }
 }
@@ -356,7 +363,8 @@ impl<G: ProtocolGame> Session<G> {
             Action::Go(job) => {
                 let mut out = Vec::new();
                 let ctl = SearchControl { clock, stop: None };
-                job.run(&mut self.searcher, &ctl, &mut |l| out.push(l));
+                let best = job.run(&mut self.searcher, &ctl, &mut |l| out.push(l));
+                out.push(best);
                 (out, false)
             }
         }

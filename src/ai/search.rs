@@ -241,8 +241,36 @@ impl<G: Game + Evaluate> Searcher<G> {
                     break;
                 }
             }
-            self.search_root(pos, &mut root, depth as i32, margin, ctl);
+            let done = self.search_root(pos, &mut root, depth as i32, margin, ctl);
             if self.aborted {
+                // The moves searched to the end in the unfinished iteration
+                // include the previous best (it is searched first): if
+                // another one beat it, it is the better choice.
+                if let Some(b) = root[..done].iter().max_by_key(|r| r.score) {
+                    if done > 1 && b.score > root[0].score && result.moves[0].mv != b.mv {
+                        let b = *b;
+                        result.moves.retain(|r| r.mv != b.mv);
+                        result.moves.insert(0, b);
+                        result.pv = vec![b.mv];
+                    }
+                }
+                break;
+            }
+            if root.len() == 1 && ctl.deadline_ms.is_some() {
+                // A single legal move needs no thinking time.
+                let info = SearchInfo {
+                    depth,
+                    score: root[0].score,
+                    nodes: self.nodes,
+                    elapsed_ms: ctl.clock.now_ms() - ctl.start_ms,
+                    pv: &[root[0].mv],
+                };
+                on_info(&info);
+                result = RootResult {
+                    moves: root.clone(),
+                    depth,
+                    pv: vec![root[0].mv],
+                };
                 break;
             }
             // Best first; moves outside the margin keep their old order.
@@ -273,6 +301,8 @@ impl<G: Game + Evaluate> Searcher<G> {
         result
     }
 
+    /// Searches every root move at `depth`; returns how many were searched
+    /// to the end (all of them unless the search was aborted).
     fn search_root(
         &mut self,
         pos: &G,
@@ -280,7 +310,8 @@ impl<G: Game + Evaluate> Searcher<G> {
         depth: i32,
         margin: i32,
         ctl: &Control,
-    ) {
+    ) -> usize {
+        let mut done = 0;
         let us = pos.side_to_move();
         let hash = pos.hash();
         self.path.push(hash);
@@ -312,6 +343,7 @@ impl<G: Game + Evaluate> Searcher<G> {
             if self.aborted {
                 break;
             }
+            done += 1;
             let floor_now = if best == -INF { -INF } else { best - margin };
             entry.score = if score > floor_now { score } else { -INF };
             if score > best {
@@ -337,6 +369,7 @@ impl<G: Game + Evaluate> Searcher<G> {
                 },
             );
         }
+        done
     }
 
     /// The score of `child` for the parent's side to move.
@@ -380,20 +413,38 @@ impl<G: Game + Evaluate> Searcher<G> {
         }
         self.pv[ply].clear();
         let us = pos.side_to_move();
-        if let Some(o) = pos.outcome() {
-            return terminal_score(o, us, ply);
+        if depth <= 0 || ply >= MAX_PLY {
+            if let Some(o) = pos.outcome() {
+                return terminal_score(o, us, ply);
+            }
+            if pos.repetition_ends_game()
+                && self.path[floor.min(self.path.len())..].contains(&pos.hash())
+            {
+                return 0;
+            }
+            return pos.evaluate();
+        }
+        // Interior node: the move list is empty exactly when the game is
+        // over, so generating first saves a separate (costly) end check.
+        let mut moves = std::mem::take(&mut self.buffers[ply]);
+        pos.legal_moves_into(&mut moves);
+        if moves.is_empty() {
+            self.buffers[ply] = moves;
+            return match pos.outcome() {
+                Some(o) => terminal_score(o, us, ply),
+                None => pos.evaluate(),
+            };
         }
         let hash = pos.hash();
         if pos.repetition_ends_game() && self.path[floor.min(self.path.len())..].contains(&hash) {
+            self.buffers[ply] = moves;
             return 0;
-        }
-        if depth <= 0 || ply >= MAX_PLY {
-            return pos.evaluate();
         }
         // Mate-distance pruning: nothing here beats a win on the spot.
         let alpha_md = alpha.max(-(MATE - ply as i32));
         let beta_md = beta.min(MATE - ply as i32 - 1);
         if alpha_md >= beta_md {
+            self.buffers[ply] = moves;
             return alpha_md;
         }
 
@@ -403,23 +454,19 @@ impl<G: Game + Evaluate> Searcher<G> {
             tt_move = e.mv;
             if !pv_node && e.depth as i32 >= depth {
                 let s = from_tt(e.score, ply);
-                match e.bound {
-                    Bound::Exact => return s,
-                    Bound::Lower if s >= beta => return s,
-                    Bound::Upper if s <= alpha => return s,
-                    _ => {}
+                let cut = match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => s >= beta,
+                    Bound::Upper => s <= alpha,
+                };
+                if cut {
+                    self.buffers[ply] = moves;
+                    return s;
                 }
             }
         }
 
-        let mut moves = std::mem::take(&mut self.buffers[ply]);
         let mut hints = std::mem::take(&mut self.hints[ply]);
-        pos.legal_moves_into(&mut moves);
-        if moves.is_empty() {
-            self.buffers[ply] = moves;
-            self.hints[ply] = hints;
-            return pos.evaluate();
-        }
         let side = us.index() * HISTORY_SIZE;
         let killers = self.killers[ply];
         hints.clear();

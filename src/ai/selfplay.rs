@@ -85,14 +85,14 @@ pub fn play_game<G: Game + Evaluate>(
 
 /// Plays `cfg.games` games of `a` against `b` from `start`, alternating
 /// who moves first; `on_game` sees each game's index, whether `a` moved
-/// first, the winner and the length.
+/// first, whether `a` won (`None` for a draw) and the length in plies.
 pub fn play_match<G: Game + Evaluate>(
     start: &G,
     a: Level,
     b: Level,
     cfg: &MatchConfig,
     clock: &dyn Clock,
-    on_game: &mut dyn FnMut(u32, bool, Option<Side>, usize),
+    on_game: &mut dyn FnMut(u32, bool, Option<bool>, usize),
 ) -> MatchScore {
     let mut score = MatchScore::default();
     let mut sa = Searcher::<G>::new(18);
@@ -126,7 +126,7 @@ pub fn play_match<G: Game + Evaluate>(
             Some(w) if w == a_side => score.wins += 1,
             Some(_) => score.losses += 1,
         }
-        on_game(game, a_first, winner, plies);
+        on_game(game, a_first, winner.map(|w| w == a_side), plies);
     }
     score
 }

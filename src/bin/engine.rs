@@ -196,6 +196,7 @@ where
     let mut session = Session::<G>::new(dialect);
     let stop = Arc::new(AtomicBool::new(false));
     let mut running: Option<std::thread::JoinHandle<()>> = None;
+    let mut infinite = false;
     let print = |lines: &[String]| {
         let mut out = std::io::stdout().lock();
         for l in lines {
@@ -229,6 +230,7 @@ where
             Action::Quit => break,
             Action::Go(job) => {
                 stop.store(false, Ordering::Relaxed);
+                infinite = job.limits.infinite;
                 let flag = Arc::clone(&stop);
                 running = Some(std::thread::spawn(move || {
                     let clock = InstantClock::new();
@@ -237,12 +239,22 @@ where
                         stop: Some(&flag),
                     };
                     let mut searcher = Searcher::<G>::new(20);
-                    job.run(&mut searcher, &ctl, &mut |l| print(&[l]));
+                    let best = job.run(&mut searcher, &ctl, &mut |l| print(&[l]));
+                    // `go infinite` answers only after `stop` (or `quit`).
+                    while job.limits.infinite && !flag.load(Ordering::Relaxed) {
+                        std::thread::sleep(std::time::Duration::from_millis(2));
+                    }
+                    print(&[best]);
                 }));
             }
         }
     }
-    finish(&mut running, &stop);
+    // End of input: a timed search may finish; an infinite one is stopped.
+    if infinite {
+        finish(&mut running, &stop);
+    } else if let Some(h) = running.take() {
+        let _ = h.join();
+    }
 }
 
 /// Searches `positions` to `depth` and returns (nodes, milliseconds).
@@ -302,9 +314,9 @@ fn bench() {
     let mut total_nodes = 0;
     let mut total_ms = 0.0;
     for (name, (nodes, ms)) in [
-        ("ataxx", bench_game(&ataxx, 6)),
+        ("ataxx", bench_game(&ataxx, 7)),
         ("stones", bench_game(&stones, 9)),
-        ("mill", bench_game(&mill, 8)),
+        ("mill", bench_game(&mill, 11)),
     ] {
         let nps = (nodes as f64 * 1000.0 / ms.max(0.001)) as u64;
         println!("{name} {nodes} nodes {} ms {nps} nps", ms as u64);
@@ -354,15 +366,12 @@ fn match_command(args: &[String]) -> Result<(), String> {
         seed,
     };
     let clock = InstantClock::new();
-    let mut report = |i: u32,
-                      a_first: bool,
-                      winner: Option<stoneplay::games::Side>,
-                      plies: usize| {
-        let first = if a_first { "A" } else { "B" };
-        let result = match winner {
+    let mut report = |i: u32, a_first: bool, a_won: Option<bool>, plies: usize| {
+        let first = if a_first { a.slug() } else { b.slug() };
+        let result = match a_won {
             None => "draw".to_string(),
-            Some(stoneplay::games::Side::First) => format!("first player ({first}-first game) won"),
-            Some(stoneplay::games::Side::Second) => "second player won".to_string(),
+            Some(true) => format!("{} wins", a.slug()),
+            Some(false) => format!("{} wins", b.slug()),
         };
         println!("game {} ({first} first): {result} in {plies} plies", i + 1);
     };
