@@ -15,7 +15,7 @@ PORT ?= 8080
 WASM_TEST_ENV := CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=$(CURDIR)/.ci/wasm-test-runner \
                  CHROMEDRIVER=/usr/bin/chromedriver WASM_BINDGEN_TEST_TIMEOUT=120
 
-.PHONY: play test setup dist check fmt-check clippy test-native test-browser test-e2e perft bench
+.PHONY: play test setup dist check fmt-check clippy test-native test-browser test-e2e perft bench bench-wasm screenshots
 
 play: setup
 	@echo "Stoneplay: building (release) and serving on http://$(ADDRESS):$(PORT)/"
@@ -54,3 +54,19 @@ GAME ?= ataxx
 DEPTH ?= 6
 perft:
 	cargo run --release --bin engine -- perft $(GAME) $(DEPTH)
+
+# Search speed, native release build: one line per game, then the total.
+bench:
+	cargo run --release --bin engine -- bench
+
+# The same bench natively and inside the AI worker in headless Chromium,
+# with the wasm/native ratio.
+bench-wasm: dist
+	cargo build --release --bin engine
+	node tests/e2e/bench.mjs
+
+# Screenshots of every game at desktop and phone sizes, light and dark.
+SHOTS ?= /tmp/stoneplay-shots
+screenshots: dist
+	mkdir -p $(SHOTS)
+	node tests/e2e/screenshots.mjs $(SHOTS)

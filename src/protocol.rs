@@ -9,6 +9,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::ai::bench::{self, BenchLine};
 use crate::ai::{self, Evaluate, Level, SearchControl, SearchInfo, SearchLimits};
 use crate::games::ataxx::{Ataxx, AtaxxRules};
 use crate::games::mill::{Mill, MillRules};
@@ -53,6 +54,17 @@ pub enum Request {
         /// numbers hold them exactly).
         seed: u32,
     },
+    /// Run the fixed search benchmark (`engine bench`'s positions and depths).
+    Bench { id: u32 },
+}
+
+impl Request {
+    /// The request's id, echoed by every answer.
+    pub fn id(&self) -> u32 {
+        match self {
+            Request::Think { id, .. } | Request::Bench { id } => *id,
+        }
+    }
 }
 
 /// Worker → app.
@@ -78,8 +90,31 @@ pub enum Response {
         nodes: u64,
         elapsed_ms: f64,
     },
+    /// The benchmark's figures, one line per game.
+    Bench { id: u32, lines: Vec<BenchLine> },
     /// The request could not be served (bad position, move or level).
     Error { id: u32, message: String },
+}
+
+impl Response {
+    /// The id of the request this answers (`None` for `Ready`).
+    pub fn id(&self) -> Option<u32> {
+        match self {
+            Response::Ready => None,
+            Response::Info { id, .. }
+            | Response::Best { id, .. }
+            | Response::Bench { id, .. }
+            | Response::Error { id, .. } => Some(*id),
+        }
+    }
+
+    /// Whether this is the last message for its request.
+    pub fn is_final(&self) -> bool {
+        matches!(
+            self,
+            Response::Best { .. } | Response::Bench { .. } | Response::Error { .. }
+        )
+    }
 }
 
 fn rebuild<G: Game>(rules: &G::Rules, start: &str, moves: &[String]) -> Result<Record<G>, String> {
@@ -158,7 +193,13 @@ pub fn serve(request: &Request, clock: &dyn ai::Clock, post: &mut dyn FnMut(Resp
         level,
         movetime_ms,
         seed,
-    } = request;
+    } = request
+    else {
+        return Response::Bench {
+            id: request.id(),
+            lines: bench::run(clock),
+        };
+    };
     let Ok(level) = level.parse::<Level>() else {
         return Response::Error {
             id: *id,

@@ -10,6 +10,7 @@
 //! from a game record), [`Searcher::think`] to keep the transposition table
 //! between moves.
 
+pub mod bench;
 pub mod eval;
 mod level;
 pub mod protocol;

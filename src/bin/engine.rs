@@ -23,7 +23,7 @@ use std::time::Instant;
 
 use stoneplay::ai::protocol::{Action, Dialect, ProtocolGame, Session};
 use stoneplay::ai::selfplay::{play_match, MatchConfig};
-use stoneplay::ai::{InstantClock, Level, SearchControl, SearchLimits, SearchRequest, Searcher};
+use stoneplay::ai::{InstantClock, Level, SearchControl, Searcher};
 use stoneplay::games::ataxx::{Ataxx, AtaxxRules};
 use stoneplay::games::mill::{Mill, Preset};
 use stoneplay::games::stones::{Stones, StonesRules};
@@ -257,74 +257,20 @@ where
     }
 }
 
-/// Searches `positions` to `depth` and returns (nodes, milliseconds).
-fn bench_game<G: stoneplay::ai::Evaluate>(positions: &[G], depth: u32) -> (u64, f64) {
-    let clock = InstantClock::new();
-    let ctl = SearchControl {
-        clock: &clock,
-        stop: None,
-    };
-    let mut nodes = 0;
-    let start = Instant::now();
-    for pos in positions {
-        let mut searcher = Searcher::<G>::new(20);
-        let req = SearchRequest {
-            position: pos,
-            history: &[],
-            game_ply: 100,
-            limits: SearchLimits::depth(depth),
-            level: Level::Master,
-            seed: 0,
-        };
-        nodes += searcher.think(&req, &ctl, &mut |_| {}).nodes;
-    }
-    (nodes, start.elapsed().as_secs_f64() * 1000.0)
-}
-
-/// The bench positions: the start and a few middle-game positions per game.
+/// `engine bench`: the fixed bench of [`stoneplay::ai::bench`], one line per game.
 fn bench() {
-    let ataxx: Vec<Ataxx> = [
-        "x5o/7/7/7/7/7/o5x x 0 1",
-        "x5o/7/2-1-2/7/2-1-2/7/o5x x 0 1",
-        "7/7/2xxo2/2xoo2/2xxo2/7/7 x 0 1",
-        "xxo4/xoo4/x2o3/7/3x3/4oo1/o4xx o 0 1",
-        "7/1ox4/1oxx3/2oxo2/3ox2/4xo1/7 x 0 1",
-    ]
-    .iter()
-    .map(|f| Ataxx::from_text(f, &AtaxxRules::default()).expect("bench position"))
-    .collect();
-    let stones: Vec<Stones> = [
-        "W:a1,b1,c1,d1,e1,f1,g1,h1 B:a8,b8,c8,d8,e8,f8,g8,h8 w",
-        "W:a1,c3,d2,e1,f4,g1,h2,b4 B:a8,c6,d7,e5*,f8,g7,h6,b8 w",
-        "W:a3,b2,c5,d4,e3,f2,g1,h4 B:a6,b7,c8,d5,e6,f7,g8,h5 b",
-    ]
-    .iter()
-    .map(|f| Stones::from_text(f, &StonesRules).expect("bench position"))
-    .collect();
-    let mill_rules = Preset::NineMensMorris.rules();
-    let mut mill = vec![Mill::start(&mill_rules)];
-    for line in ["d6 f4 d2 b4 b6 f6 a4 a1", "a7 d1 d7 g1 g7 xd1 a1 b2"] {
-        let mut pos = Mill::start(&mill_rules);
-        for mv in line.split_whitespace() {
-            let m = pos.parse_move(mv).expect("bench move");
-            pos.play(m).expect("bench move is legal");
-        }
-        mill.push(pos);
+    let lines = stoneplay::ai::bench::run(&InstantClock::new());
+    for l in &lines {
+        println!(
+            "{} {} nodes {} ms {} nps",
+            l.game,
+            l.nodes,
+            l.ms as u64,
+            l.nps()
+        );
     }
-    let mut total_nodes = 0;
-    let mut total_ms = 0.0;
-    for (name, (nodes, ms)) in [
-        ("ataxx", bench_game(&ataxx, 7)),
-        ("stones", bench_game(&stones, 9)),
-        ("mill", bench_game(&mill, 11)),
-    ] {
-        let nps = (nodes as f64 * 1000.0 / ms.max(0.001)) as u64;
-        println!("{name} {nodes} nodes {} ms {nps} nps", ms as u64);
-        total_nodes += nodes;
-        total_ms += ms;
-    }
-    let nps = (total_nodes as f64 * 1000.0 / total_ms.max(0.001)) as u64;
-    println!("bench {total_nodes} nodes {nps} nps");
+    let total = stoneplay::ai::bench::total(&lines);
+    println!("bench {} nodes {} nps", total.nodes, total.nps());
 }
 
 fn match_command(args: &[String]) -> Result<(), String> {

@@ -38,21 +38,6 @@ pub struct Ai {
     state: StoredValue<Rc<RefCell<State>>, LocalStorage>,
 }
 
-fn request_id(r: &Request) -> u32 {
-    match r {
-        Request::Think { id, .. } => *id,
-    }
-}
-
-fn response_id(r: &Response) -> Option<u32> {
-    match r {
-        Response::Ready => None,
-        Response::Info { id, .. } | Response::Best { id, .. } | Response::Error { id, .. } => {
-            Some(*id)
-        }
-    }
-}
-
 fn post(worker: &Worker, request: &Request) {
     match serde_wasm_bindgen::to_value(request) {
         Ok(v) => {
@@ -80,12 +65,12 @@ impl Ai {
     }
 
     /// Sends `request`, replacing any request still running; `on_answer`
-    /// gets its `Info`, `Best` and `Error` messages.
+    /// gets every answer to it, up to the final one.
     pub fn send(&self, request: Request, on_answer: impl Fn(Response) + 'static) {
         self.cancel();
         let shared = self.state.get_value();
         let mut s = shared.borrow_mut();
-        s.current = Some((request_id(&request), Rc::new(on_answer)));
+        s.current = Some((request.id(), Rc::new(on_answer)));
         if s.worker.is_none() {
             match spawn(&shared) {
                 Ok((worker, closure)) => {
@@ -152,7 +137,7 @@ fn spawn(shared: &Rc<RefCell<State>>) -> Result<(Worker, MessageHandler), String
         };
         let handler = {
             let mut s = shared.borrow_mut();
-            match response_id(&response) {
+            match response.id() {
                 None => {
                     s.ready = true;
                     if let (Some(req), Some(w)) = (s.queued.take(), s.worker.as_ref()) {
@@ -166,9 +151,7 @@ fn spawn(shared: &Rc<RefCell<State>>) -> Result<(Worker, MessageHandler), String
                         .as_ref()
                         .filter(|(cur, _)| *cur == id)
                         .map(|(_, h)| h.clone());
-                    if handler.is_some()
-                        && matches!(response, Response::Best { .. } | Response::Error { .. })
-                    {
+                    if handler.is_some() && response.is_final() {
                         s.current = None;
                     }
                     handler

@@ -220,7 +220,7 @@ pub fn GameScreen<G: UiGame>(
                 thinking.set(false);
                 notice.set(format!("The computer could not move: {message}"));
             }
-            Response::Ready => {}
+            Response::Ready | Response::Bench { .. } => {}
         });
     });
 

@@ -1,6 +1,7 @@
 //! The Leptos app (wasm32 only): components; rules come from [`crate::games`].
 
 pub mod ai;
+pub mod bench;
 pub mod board;
 pub mod clock;
 pub mod game;
@@ -37,6 +38,12 @@ fn screen<G: UiGame>(record: Record<G>, opponent: Option<Opponent>) -> AnyView {
 #[component]
 pub fn App() -> impl IntoView {
     provide_context(ai::Ai::new());
+    let bench = web_sys::window()
+        .and_then(|w| w.location().search().ok())
+        .is_some_and(|q| q.trim_start_matches('?').split('&').any(|kv| kv == "bench"));
+    if bench {
+        return view! { <main><bench::BenchPanel/></main> }.into_any();
+    }
     let (first, link_error) = match link::from_location() {
         Ok(Some((game, opponent))) => (Setup { game, opponent }, None),
         Ok(None) => (
@@ -189,6 +196,7 @@ pub fn App() -> impl IntoView {
             {game_screen}
         </main>
     }
+    .into_any()
 }
 
 /// Mounts the app on the page's body.
