@@ -6,7 +6,9 @@ use std::str::FromStr;
 /// A playing strength, weakest first. Lower levels search shallower and
 /// choose among near-equal moves at random (seeded), with the occasional
 /// plausible mistake, so a new player can win and games differ.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 pub enum Level {
     /// One ply, wide random choice and some random moves: beatable by a new player.
     Beginner,

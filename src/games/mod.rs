@@ -391,17 +391,20 @@ impl<G: Game> Record<G> {
     /// Returns how many were taken back.
     pub fn undo(&mut self, n: usize) -> usize {
         let n = n.min(self.moves.len());
-        let keep = self.moves.len() - n;
-        let moves: Vec<G::Move> = self.moves[..keep].to_vec();
+        *self = self.truncated(self.moves.len() - n);
+        n
+    }
+
+    /// The game as it was after its first `ply` moves (history included).
+    pub fn truncated(&self, ply: usize) -> Record<G> {
         let mut replay = Record::new(self.start.clone());
-        for mv in moves {
+        for &mv in self.moves.iter().take(ply) {
             // These moves were legal when first played from the same start.
             replay
                 .play(mv)
                 .expect("a replayed move from the same start stays legal");
         }
-        *self = replay;
-        n
+        replay
     }
 
     /// The position after the first `ply` moves (0 = the start).

@@ -10,9 +10,21 @@ use super::ai::Ai;
 use super::board::BoardProps;
 use super::clock::{now_ms, ticker, ClockView, MoveClock};
 use super::games::{describe_outcome, UiGame};
+use super::review::Review;
+use super::sound::{self, Sound};
+use super::store::Settings;
+use super::{notation, share};
 use crate::ai::{Level, MATE_BOUND};
-use crate::games::{Record, Side};
+use crate::games::{Outcome, Record, Side};
 use crate::protocol::{Request, Response};
+
+/// What the app keeps of a game in progress: the record and the time left
+/// on the move clock.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Snapshot<G: UiGame> {
+    pub record: Record<G>,
+    pub clock_left_ms: Option<f64>,
+}
 
 /// The computer's seat in a single-player game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -71,16 +83,30 @@ fn limit_ms(secs: u32) -> Option<f64> {
     (secs > 0).then(|| f64::from(secs) * 1000.0)
 }
 
-/// The move list as rows of (number, first side's move, second side's move).
-/// Consecutive moves of one side (Mill's removal) share a cell.
-fn move_rows<G: UiGame>(record: &Record<G>) -> Vec<(usize, String, String)> {
+/// One cell of the move list: the move's text (a Mill move and its removal
+/// share a cell) and how many moves have been played after it.
+#[derive(Clone, Debug, PartialEq)]
+struct Cell {
+    text: String,
+    ply: usize,
+}
+
+/// The move list as rows of (number, first side's cell, second side's cell).
+fn move_rows<G: UiGame>(record: &Record<G>) -> Vec<(usize, Option<Cell>, Option<Cell>)> {
     let mut pos = record.start().clone();
-    let mut rows: Vec<(usize, String, String)> = Vec::new();
+    let mut rows: Vec<(usize, Option<Cell>, Option<Cell>)> = Vec::new();
     let mut prev_side = None;
-    for &mv in record.moves() {
+    for (i, &mv) in record.moves().iter().enumerate() {
         let side = pos.side_to_move();
         let text = mv.to_string();
+        let ply = i + 1;
         let continues = prev_side == Some(side);
+        let new_cell = || {
+            Some(Cell {
+                text: text.clone(),
+                ply,
+            })
+        };
         match (side, rows.last_mut()) {
             (_, Some(row)) if continues => {
                 let cell = if side == Side::First {
@@ -88,11 +114,14 @@ fn move_rows<G: UiGame>(record: &Record<G>) -> Vec<(usize, String, String)> {
                 } else {
                     &mut row.2
                 };
-                cell.push_str(&text);
+                if let Some(c) = cell {
+                    c.text.push_str(&text);
+                    c.ply = ply;
+                }
             }
-            (Side::Second, Some(row)) if row.2.is_empty() => row.2 = text,
-            (Side::First, _) => rows.push((rows.len() + 1, text, String::new())),
-            (Side::Second, _) => rows.push((rows.len() + 1, "…".to_string(), text)),
+            (Side::Second, Some(row)) if row.2.is_none() => row.2 = new_cell(),
+            (Side::First, _) => rows.push((rows.len() + 1, new_cell(), None)),
+            (Side::Second, _) => rows.push((rows.len() + 1, None, new_cell())),
         }
         prev_side = Some(side);
         pos.play_unchecked(mv);
@@ -100,7 +129,7 @@ fn move_rows<G: UiGame>(record: &Record<G>) -> Vec<(usize, String, String)> {
     rows
 }
 
-/// A complete game for two people on one device.
+/// A complete game: two people on one device, or one against the computer.
 #[component]
 pub fn GameScreen<G: UiGame>(
     /// The game to start from (a new game, a shared link, or a test position).
@@ -108,13 +137,23 @@ pub fn GameScreen<G: UiGame>(
     /// Seconds per move (0 = no clock).
     #[prop(default = DEFAULT_CLOCK_SECS)]
     clock_secs: u32,
-    /// Called after every change of the game (the app keeps the link in step).
+    /// Resuming a saved game: it starts paused with this much time left.
+    #[prop(default = None)]
+    resume_left_ms: Option<f64>,
+    /// Called after every change of the game, on pause and when the page is
+    /// hidden (the app keeps the link and the saved game in step).
     #[prop(optional)]
-    on_change: Option<Callback<Record<G>>>,
+    on_change: Option<Callback<Snapshot<G>>>,
+    /// Called once when the game ends.
+    #[prop(optional)]
+    on_finish: Option<Callback<Outcome>>,
     /// The computer's side and level; `None` for two players on one device.
     #[prop(default = None)]
     opponent: Option<Opponent>,
 ) -> impl IntoView {
+    let settings = use_context::<RwSignal<Settings>>();
+    let setting =
+        move |f: fn(&Settings) -> bool, default: bool| settings.map_or(default, |s| s.with(f));
     let ai = use_context::<Ai>();
     let opponent = opponent.filter(|_| ai.is_some());
     let thinking = RwSignal::new(false);
@@ -130,12 +169,53 @@ pub fn GameScreen<G: UiGame>(
     let over = Memo::new(move |_| record.with(|r| r.outcome()));
     let running = Signal::derive(move || clock.with(|c| c.is_running()));
     let now = ticker(running);
+    // Moves taken back, most recent last, for Redo.
+    let redo_stack = RwSignal::new(Vec::<G::Move>::new());
+    // The ply being looked at in the move list (`None`: the live game).
+    let viewing = RwSignal::new(None::<usize>);
 
     if over.get_untracked().is_none() {
-        clock.update(|c| c.start_turn(now_ms()));
+        match resume_left_ms {
+            Some(left) => {
+                let t = now_ms();
+                clock.update(|c| {
+                    c.start_turn(t);
+                    c.stop(t - (c.limit_ms().unwrap_or(0.0) - left).max(0.0));
+                });
+                paused.set(true);
+                notice.set("Welcome back: the game is paused.".to_string());
+            }
+            None => clock.update(|c| c.start_turn(now_ms())),
+        }
     }
+    let snapshot = move || Snapshot {
+        record: record.get_untracked(),
+        clock_left_ms: clock.with_untracked(|c| c.left_at(now_ms())),
+    };
     if let Some(cb) = on_change {
-        Effect::new(move |_| cb.run(record.get()));
+        Effect::new(move |_| {
+            record.track();
+            paused.track();
+            cb.run(snapshot());
+        });
+        let hidden = window_event_listener(leptos::ev::pagehide, move |_| cb.run(snapshot()));
+        let visibility =
+            window_event_listener(leptos::ev::visibilitychange, move |_| cb.run(snapshot()));
+        on_cleanup(move || {
+            hidden.remove();
+            visibility.remove();
+        });
+    }
+    if let Some(cb) = on_finish {
+        Effect::new(move |prev: Option<bool>| {
+            let done = over.get().is_some();
+            if done && prev == Some(false) {
+                if let Some(o) = over.get_untracked() {
+                    cb.run(o);
+                }
+            }
+            done
+        });
     }
 
     let play = move |mv: G::Move| {
@@ -147,6 +227,22 @@ pub fn GameScreen<G: UiGame>(
         record.update(|r| result = r.play(mv));
         match result {
             Ok(()) => {
+                viewing.set(None);
+                redo_stack.update(|stack| {
+                    if stack.last() == Some(&mv) {
+                        stack.pop();
+                    } else {
+                        stack.clear();
+                    }
+                });
+                if setting(|s| s.sounds, false) {
+                    let ended = record.with_untracked(|r| r.outcome().is_some());
+                    sound::play(if ended {
+                        Sound::End
+                    } else {
+                        G::sound_of(&before, mv)
+                    });
+                }
                 let mut line = G::describe_move(&before, mv);
                 let t = now_ms();
                 let finished = record
@@ -246,33 +342,63 @@ pub fn GameScreen<G: UiGame>(
 
     // Undo: one move with two players; against the computer, back to your
     // last turn (your move and the computer's reply).
-    let undo = move |_| {
-        stop_thinking();
-        let human = opponent.map(|o| o.side.opponent());
-        record.update(|r| match human {
-            None => {
-                r.undo(1);
-            }
-            Some(human) => {
-                let mut took_own = false;
-                while let Some(ply) = r.moves().len().checked_sub(1) {
-                    let mover = r.position_at(ply).side_to_move();
-                    r.undo(1);
-                    took_own |= mover == human;
-                    if took_own && r.position().side_to_move() == human {
-                        break;
-                    }
-                }
-            }
-        });
+    let restart_clock = move || {
         let t = now_ms();
         clock.update(|c| {
             c.start_turn(t);
-            if paused.get_untracked() {
+            if paused.get_untracked() || over.get_untracked().is_some() {
                 c.stop(t);
             }
         });
+    };
+    let undo = move |_| {
+        stop_thinking();
+        viewing.set(None);
+        let human = opponent.map(|o| o.side.opponent());
+        let mut taken = Vec::new();
+        record.update(|r| {
+            let mut took_own = false;
+            while let Some(ply) = r.moves().len().checked_sub(1) {
+                let mover = r.position_at(ply).side_to_move();
+                taken.push(r.moves()[ply]);
+                r.undo(1);
+                took_own |= human.is_none_or(|h| mover == h);
+                if took_own && human.is_none_or(|h| r.position().side_to_move() == h) {
+                    break;
+                }
+            }
+        });
+        redo_stack.update(|stack| stack.extend(taken));
+        restart_clock();
         notice.set("Move taken back.".to_string());
+    };
+    // Redo replays what Undo took back (your move and, against the
+    // computer, its reply).
+    let redo = move |_| {
+        stop_thinking();
+        viewing.set(None);
+        let human = opponent.map(|o| o.side.opponent());
+        let mut replayed = 0;
+        while let Some(mv) = redo_stack.with_untracked(|s| s.last().copied()) {
+            let ok = record.try_update(|r| r.play(mv).is_ok()).unwrap_or(false);
+            redo_stack.update(|s| {
+                s.pop();
+            });
+            if !ok {
+                redo_stack.set(Vec::new());
+                break;
+            }
+            replayed += 1;
+            let back_to_human =
+                human.is_none_or(|h| record.with_untracked(|r| r.position().side_to_move()) == h);
+            if back_to_human {
+                break;
+            }
+        }
+        if replayed > 0 {
+            restart_clock();
+            notice.set("Move replayed.".to_string());
+        }
     };
     let can_undo = move || {
         record.with(|r| match opponent {
@@ -333,6 +459,8 @@ pub fn GameScreen<G: UiGame>(
     };
     let new_game = move |_| {
         stop_thinking();
+        viewing.set(None);
+        redo_stack.set(Vec::new());
         record.set(Record::new(rules.with_value(|r| G::start(r))));
         paused.set(false);
         clock.set(MoveClock::new(limit_ms(clock_choice.get_untracked())));
@@ -398,16 +526,55 @@ pub fn GameScreen<G: UiGame>(
                 .unwrap_or_else(|| format!("{} to move", G::side_name(r.position().side_to_move())))
         })
     };
-    let board = G::board(BoardProps {
-        record,
-        enabled,
-        hints: Signal::derive(|| true),
-        on_move,
+    // The board shows the live game, or a earlier position from the move list.
+    let shown = Signal::derive(move || match viewing.get() {
+        Some(ply) => record.with(|r| r.truncated(ply)),
+        None => record.get(),
     });
+    let live = Signal::derive(move || viewing.get().is_none());
+    let board_enabled = Signal::derive(move || enabled.get() && live.get());
+    let hints = Signal::derive(move || setting(|s| s.hints, true));
+    let board = move || {
+        G::board(BoardProps {
+            record: shown,
+            enabled: board_enabled,
+            hints,
+            on_move,
+            flipped: setting(|s| s.flip_board, false),
+        })
+    };
+    let total = move || record.with(|r| r.moves().len());
+    let step = move |to: Option<usize>| {
+        let n = total();
+        viewing.set(to.filter(|&p| p < n));
+    };
+    let shown_ply = move || viewing.get().unwrap_or_else(total);
+
+    let share = move |_| {
+        share::copy_location(notice);
+    };
+    let text_ref = NodeRef::<leptos::html::Textarea>::new();
+    let import = move |_| {
+        let Some(area) = text_ref.get_untracked() else {
+            return;
+        };
+        match rules.with_value(|r| notation::import::<G>(&area.value(), r)) {
+            Ok(imported) => {
+                stop_thinking();
+                viewing.set(None);
+                redo_stack.set(Vec::new());
+                let n = imported.moves().len();
+                record.set(imported);
+                restart_clock();
+                notice.set(format!("Game imported: {n} moves."));
+            }
+            Err(e) => notice.set(format!("Import failed, the game is unchanged: {e}")),
+        }
+    };
 
     view! {
         <section class=format!("game game-{}", G::KIND.slug()) aria-label=G::KIND.title()>
-            <div class="board-wrap" class:paused=move || paused.get()>
+            <div class="board-wrap" class:paused=move || paused.get() class:viewing=move || !live.get()>
                 {board}
                 <Show when=move || paused.get()>
                     <div class="overlay">
@@ -438,6 +605,8 @@ pub fn GameScreen<G: UiGame>(
                         {move || if paused.get() { "Resume" } else { "Pause" }}
                     </button>
                     <button on:click=undo data-testid="undo" disabled=move || !can_undo()>"Undo"</button>
+                    <button on:click=redo data-testid="redo" disabled=move || redo_stack.with(|s| s.is_empty())>"Redo"</button>
+                    <button on:click=share data-testid="share">"Share"</button>
                     {ai.is_some().then(|| view! {
                         <button on:click=ask_hint data-testid="hint" disabled=move || !enabled.get()>"Hint"</button>
                     })}
@@ -455,26 +624,52 @@ pub fn GameScreen<G: UiGame>(
                     </label>
                 </div>
                 <p class="notice" aria-live="polite" data-testid="notice">{move || notice.get()}</p>
+                <div class="nav" role="group" aria-label="move list navigation">
+                    <button aria-label="first position" on:click=move |_| step(Some(0)) disabled=move || shown_ply() == 0>"⏮"</button>
+                    <button aria-label="previous move" data-testid="prev" on:click=move |_| step(Some(shown_ply().saturating_sub(1))) disabled=move || shown_ply() == 0>"◀"</button>
+                    <button aria-label="next move" data-testid="next" on:click=move |_| step(Some(shown_ply() + 1)) disabled=live>"▶"</button>
+                    <button aria-label="back to the game" data-testid="live" on:click=move |_| step(None) disabled=live>"⏭"</button>
+                    <span class="viewing-note" role="status">
+                        {move || viewing.get().map(|p| format!("Viewing move {p} of {} — the game goes on at ⏭", total()))}
+                    </span>
+                </div>
                 <ol class="movelist" aria-label="moves">
                     {move || {
-                        let rows = record.with(move_rows);
-                        let n = rows.len();
-                        let second_last = record.with(|r| {
-                            !r.moves().is_empty() && r.position_at(r.moves().len() - 1).side_to_move() == Side::Second
-                        });
-                        rows.into_iter()
+                        let current = shown_ply();
+                        let cell = move |c: Option<Cell>| {
+                            c.map(|c| {
+                                let ply = c.ply;
+                                let label = format!("show the position after {}", c.text);
+                                view! {
+                                    <button class="mv" class:current=ply == current
+                                        aria-label=label
+                                        on:click=move |_| step(Some(ply))>{c.text}</button>
+                                }
+                            })
+                        };
+                        record
+                            .with(move_rows)
+                            .into_iter()
                             .map(|(number, first, second)| {
-                                let last_row = number == n;
                                 view! {
                                     <li value=number.to_string()>
-                                        <span class="mv" class:current=last_row && !second_last>{first}</span>
-                                        <span class="mv" class:current=last_row && second_last>{second}</span>
+                                        {cell(first).map(IntoAny::into_any).unwrap_or_else(|| view! { <span class="mv">"…"</span> }.into_any())}
+                                        {cell(second)}
                                     </li>
                                 }
                             })
                             .collect_view()
                     }}
                 </ol>
+                <Show when=move || over.get().is_some() && ai.is_some()>
+                    <Review<G> record=record viewing=viewing/>
+                </Show>
+                <details class="game-text">
+                    <summary>"Import / export"</summary>
+                    <textarea node_ref=text_ref rows="5" aria-label="the game as text" data-testid="game-text"
+                        prop:value=move || record.with(notation::export)></textarea>
+                    <button on:click=import data-testid="import">"Import this text"</button>
+                </details>
             </aside>
         </section>
     }

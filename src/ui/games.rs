@@ -5,6 +5,7 @@
 use leptos::prelude::*;
 
 use super::board::{self, BoardProps};
+use super::sound::Sound;
 use crate::games::ataxx::{Ataxx, AtaxxMove, AtaxxRules, NoMoveRule};
 use crate::games::mill::{point_name, Mill, MillMove, MillRules, Phase, Preset, OPTION_NAMES};
 use crate::games::stones::{square_name as stone_square, Stones, StonesMove, StonesRules};
@@ -57,6 +58,13 @@ pub trait UiGame:
     fn rules_from_query(params: &[(String, String)]) -> Result<Self::Rules, String>;
     /// The board component.
     fn board(props: BoardProps<Self>) -> AnyView;
+    /// The moves in one token of an imported move list (Mill: `a1-a4xd7`
+    /// is a slide and a removal).
+    fn split_token(token: &str) -> Vec<String> {
+        vec![token.to_string()]
+    }
+    /// The sound a move makes.
+    fn sound_of(before: &Self, mv: Self::Move) -> Sound;
     /// The game and rules as the AI worker names them.
     fn spec(rules: &Self::Rules) -> GameSpec;
     /// The rules for a game against the computer (Territory Duel: a player
@@ -132,6 +140,13 @@ impl UiGame for Ataxx {
     fn board(props: BoardProps<Self>) -> AnyView {
         view! { <board::ataxx::AtaxxBoard props=props/> }.into_any()
     }
+    fn sound_of(before: &Ataxx, mv: AtaxxMove) -> Sound {
+        if before.flips(mv) != 0 {
+            Sound::Capture
+        } else {
+            Sound::Move
+        }
+    }
     fn spec(rules: &AtaxxRules) -> GameSpec {
         GameSpec::Ataxx(*rules)
     }
@@ -182,6 +197,13 @@ impl UiGame for Stones {
     }
     fn board(props: BoardProps<Self>) -> AnyView {
         view! { <board::stones::StonesBoard props=props/> }.into_any()
+    }
+    fn sound_of(_: &Stones, mv: StonesMove) -> Sound {
+        if mv.jumped.is_some() {
+            Sound::Capture
+        } else {
+            Sound::Move
+        }
     }
     fn spec(rules: &StonesRules) -> GameSpec {
         GameSpec::Stones(*rules)
@@ -302,6 +324,30 @@ impl UiGame for Mill {
     }
     fn board(props: BoardProps<Self>) -> AnyView {
         view! { <board::mill::MillBoard props=props/> }.into_any()
+    }
+    fn split_token(token: &str) -> Vec<String> {
+        // "a1-a4xd7" → "a1-a4", "xd7"; "d6xd7" → "d6", "xd7"; "xd7" stays.
+        let mut out = Vec::new();
+        for (i, part) in token.split('x').enumerate() {
+            match (i, part.is_empty()) {
+                (0, true) => {}
+                (0, false) => out.push(part.to_string()),
+                _ => out.push(format!("x{part}")),
+            }
+        }
+        out
+    }
+    fn sound_of(before: &Mill, mv: MillMove) -> Sound {
+        if matches!(mv, MillMove::Remove(_)) {
+            return Sound::Capture;
+        }
+        let mut after = *before;
+        after.play_unchecked(mv);
+        if after.must_remove() > 0 && after.side_to_move() == before.side_to_move() {
+            Sound::Mill
+        } else {
+            Sound::Move
+        }
     }
     fn spec(rules: &MillRules) -> GameSpec {
         GameSpec::Mill(*rules)

@@ -200,11 +200,3 @@ pub fn reflect<G: UiGame>(record: &Record<G>, opponent: Option<Opponent>) {
         );
     }
 }
-
-/// The game and opponent in the page's current link.
-pub fn from_location() -> Result<Option<(Loaded, Option<Opponent>)>, String> {
-    let search = web_sys::window()
-        .and_then(|w| w.location().search().ok())
-        .unwrap_or_default();
-    load_setup(&search)
-}

@@ -1,4 +1,8 @@
 //! The Leptos app (wasm32 only): components; rules come from [`crate::games`].
+//!
+//! Pages, each with its own link so Back and reload work: the home screen
+//! (`?`), a rules page (`?rules=mill`), a game (`?game=…`, kept in step with
+//! every move) and the search benchmark (`?bench`).
 
 pub mod ai;
 pub mod bench;
@@ -6,8 +10,17 @@ pub mod board;
 pub mod clock;
 pub mod game;
 pub mod games;
+pub mod home;
 pub mod link;
 pub mod mill_rules;
+pub mod notation;
+pub mod review;
+pub mod rules_page;
+pub mod rules_text;
+pub mod settings;
+pub mod share;
+pub mod sound;
+pub mod store;
 
 use leptos::prelude::*;
 
@@ -15,71 +28,214 @@ use crate::ai::Level;
 use crate::games::ataxx::Ataxx;
 use crate::games::mill::Mill;
 use crate::games::stones::Stones;
-use crate::games::{Game, Record, Side};
-use game::{GameScreen, Opponent};
-use games::{GameKind, UiGame};
+use crate::games::{Game, GameKind, Record, Side};
+use game::{GameScreen, Opponent, Snapshot};
+use games::UiGame;
 use link::Loaded;
+use store::Settings;
 
-/// What is being played: the game (with its record) and the computer's seat.
+/// A game to show: the game (with its record), the computer's seat, its
+/// id in the saved games, and the clock to resume with (paused).
 #[derive(Clone, Debug, PartialEq)]
-struct Setup {
-    game: Loaded,
-    opponent: Option<Opponent>,
+pub struct Setup {
+    pub game: Loaded,
+    pub opponent: Option<Opponent>,
+    pub id: u32,
+    pub resume_left_ms: Option<f64>,
 }
 
-/// The game screen for one game type, keeping the link in step.
-fn screen<G: UiGame>(record: Record<G>, opponent: Option<Opponent>) -> AnyView {
-    let on_change = Callback::new(move |r: Record<G>| link::reflect(&r, opponent));
-    view! { <GameScreen<G> initial=record on_change=on_change opponent=opponent/> }.into_any()
+/// Where the app is.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Page {
+    Home,
+    Rules(GameKind),
+    Play(Setup),
+    Bench,
 }
 
-/// The whole app: game, mode and rules pickers over the game screen. The
-/// game in play is always reflected in the page's link.
+/// A random id for a new saved game.
+fn new_id() -> u32 {
+    let mut b = [0u8; 4];
+    let _ = getrandom::fill(&mut b);
+    u32::from_le_bytes(b)
+}
+
+/// A new game of `kind` as the settings say (mode, level, side, Mill rules).
+pub fn new_setup(kind: GameKind, settings: &Settings) -> Setup {
+    let opponent = settings.vs_computer.then_some(Opponent {
+        side: settings.human_side.opponent(),
+        level: settings.level,
+    });
+    let game = match kind {
+        GameKind::Mill => {
+            let rules = settings.mill_rules;
+            Loaded::Mill(Record::new(Mill::start(&if opponent.is_some() {
+                <Mill as UiGame>::vs_computer_rules(&rules)
+            } else {
+                rules
+            })))
+        }
+        _ => Loaded::new_game(kind, opponent.is_some()),
+    };
+    Setup {
+        game,
+        opponent,
+        id: new_id(),
+        resume_left_ms: None,
+    }
+}
+
+/// The page a query string asks for; an error names what is wrong in a link.
+fn page_for(query: &str) -> Result<Page, String> {
+    let params = link::parse_query(query)?;
+    if params.iter().any(|(k, _)| k == "bench") {
+        return Ok(Page::Bench);
+    }
+    if let Some((_, slug)) = params
+        .iter()
+        .find(|(k, _)| k == "rules" && !params.iter().any(|(k, _)| k == "game"))
+    {
+        return GameKind::from_slug(slug)
+            .map(Page::Rules)
+            .ok_or_else(|| format!("no rules page for '{slug}'"));
+    }
+    Ok(match link::load_setup(query)? {
+        None => Page::Home,
+        Some((game, opponent)) => {
+            // Reopening a saved game (a reload): same id, clock paused.
+            let saved = store::saved_games().into_iter().find(|g| g.query == query);
+            Page::Play(Setup {
+                game,
+                opponent,
+                id: saved.as_ref().map_or_else(new_id, |g| g.id),
+                resume_left_ms: saved.and_then(|g| g.clock_left_ms),
+            })
+        }
+    })
+}
+
+fn location_query() -> String {
+    web_sys::window()
+        .and_then(|w| w.location().search().ok())
+        .unwrap_or_default()
+}
+
+/// The link of a page (games keep their own link in step as they go).
+fn query_of(page: &Page) -> String {
+    match page {
+        Page::Home => String::new(),
+        Page::Rules(k) => format!("?rules={}", k.slug()),
+        Page::Bench => "?bench".to_string(),
+        Page::Play(s) => match &s.game {
+            Loaded::Ataxx(r) => link::query_with(r, s.opponent),
+            Loaded::Stones(r) => link::query_with(r, s.opponent),
+            Loaded::Mill(r) => link::query_with(r, s.opponent),
+        },
+    }
+}
+
+/// Shared navigation: shows `page` and adds it to the browser history.
+#[derive(Clone, Copy)]
+pub struct Nav(RwSignal<Page>);
+
+impl Nav {
+    /// Goes to `page`.
+    pub fn go(&self, page: Page) {
+        if let Some(w) = web_sys::window() {
+            let path = w.location().pathname().unwrap_or_default();
+            if let Ok(h) = w.history() {
+                let _ = h.push_state_with_url(
+                    &wasm_bindgen::JsValue::NULL,
+                    "",
+                    Some(&format!("{path}{}", query_of(&page))),
+                );
+            }
+        }
+        self.0.set(page);
+    }
+
+    /// Starts a new game of `kind` as the settings say.
+    pub fn new_game(&self, kind: GameKind) {
+        let settings = expect_context::<RwSignal<Settings>>().get_untracked();
+        self.go(Page::Play(new_setup(kind, &settings)));
+    }
+}
+
+/// The game screen for one game type, keeping the link and the saved game
+/// in step and counting results against the computer.
+fn screen<G: UiGame>(record: Record<G>, setup: &Setup, clock_secs: u32) -> AnyView {
+    let (opponent, id) = (setup.opponent, setup.id);
+    let on_change = Callback::new(move |snap: Snapshot<G>| {
+        link::reflect(&snap.record, opponent);
+        let result = snap
+            .record
+            .outcome()
+            .map(|o| games::describe_outcome(snap.record.position(), o));
+        store::save_game(store::SavedGame {
+            id,
+            query: link::query_with(&snap.record, opponent),
+            kind: G::KIND,
+            clock_left_ms: snap.clock_left_ms,
+            plies: snap.record.moves().len(),
+            result,
+            updated: store::now_epoch_ms(),
+            mode: opponent.map_or_else(
+                || "two players".to_string(),
+                |o| format!("vs {}", o.level.name()),
+            ),
+        });
+    });
+    let on_finish = Callback::new(move |outcome| {
+        if let Some(o) = opponent {
+            store::record_result(G::KIND, o.level, o.side.opponent(), outcome);
+        }
+    });
+    view! {
+        <GameScreen<G> initial=record clock_secs=clock_secs resume_left_ms=setup.resume_left_ms
+            on_change=on_change on_finish=on_finish opponent=opponent/>
+    }
+    .into_any()
+}
+
+/// The whole app.
 #[component]
 pub fn App() -> impl IntoView {
     provide_context(ai::Ai::new());
-    let bench = web_sys::window()
-        .and_then(|w| w.location().search().ok())
-        .is_some_and(|q| q.trim_start_matches('?').split('&').any(|kv| kv == "bench"));
-    if bench {
-        return view! { <main><bench::BenchPanel/></main> }.into_any();
-    }
-    let (first, link_error) = match link::from_location() {
-        Ok(Some((game, opponent))) => (Setup { game, opponent }, None),
-        Ok(None) => (
-            Setup {
-                game: Loaded::new_game(GameKind::Ataxx, false),
-                opponent: None,
-            },
-            None,
-        ),
-        Err(e) => (
-            Setup {
-                game: Loaded::new_game(GameKind::Ataxx, false),
-                opponent: None,
-            },
-            Some(e),
-        ),
-    };
-    let current = RwSignal::new(first);
-    let error = RwSignal::new(link_error);
-    let kind = Memo::new(move |_| current.with(|s| s.game.kind()));
-    let opponent = Memo::new(move |_| current.with(|s| s.opponent));
+    let settings = RwSignal::new(store::load_settings());
+    provide_context(settings);
+    settings::apply_effects(settings);
 
-    let restart = move |kind: GameKind, opponent: Option<Opponent>| {
-        error.set(None);
-        current.set(Setup {
-            game: Loaded::new_game(kind, opponent.is_some()),
-            opponent,
-        });
+    let (first, link_error) = match page_for(&location_query()) {
+        Ok(p) => (p, None),
+        Err(e) => (Page::Home, Some(e)),
     };
+    let page = RwSignal::new(first);
+    let nav = Nav(page);
+    provide_context(nav);
+    let error = RwSignal::new(link_error);
+    let show_settings = RwSignal::new(false);
+
+    // Back and Forward re-read the link.
+    let popstate = window_event_listener(leptos::ev::popstate, move |_| {
+        match page_for(&location_query()) {
+            Ok(p) => page.set(p),
+            Err(e) => error.set(Some(e)),
+        }
+    });
+    on_cleanup(move || popstate.remove());
+
+    let kind = Memo::new(move |_| match page.get() {
+        Page::Play(s) => Some(s.game.kind()),
+        Page::Rules(k) => Some(k),
+        _ => None,
+    });
     let tabs = GameKind::ALL
         .into_iter()
         .map(|k| {
             view! {
-                <button class="tab" aria-pressed=move || (kind.get() == k).to_string()
+                <button class="tab" aria-pressed=move || (kind.get() == Some(k)).to_string()
                     data-testid=format!("pick-{}", k.slug())
-                    on:click=move |_| restart(k, opponent.get_untracked())>
+                    on:click=move |_| { error.set(None); nav.new_game(k) }>
                     <span class="tab-title">{k.title()}</span>
                     <span class="tab-line">{k.tagline()}</span>
                 </button>
@@ -87,116 +243,126 @@ pub fn App() -> impl IntoView {
         })
         .collect_view();
 
-    let side_names = move |side: Side| match kind.get() {
-        GameKind::Ataxx => <Ataxx as UiGame>::side_name(side),
-        GameKind::Stones => <Stones as UiGame>::side_name(side),
-        GameKind::Mill => <Mill as UiGame>::side_name(side),
-    };
-    let set_mode = move |ev: leptos::ev::Event| {
-        let opp = (event_target_value(&ev) == "computer").then_some(Opponent {
-            side: Side::Second,
-            level: Level::Intermediate,
-        });
-        restart(kind.get_untracked(), opp);
-    };
-    let set_level = move |ev: leptos::ev::Event| {
-        if let (Ok(level), Some(o)) = (
-            event_target_value(&ev).parse::<Level>(),
-            opponent.get_untracked(),
-        ) {
-            restart(kind.get_untracked(), Some(Opponent { level, ..o }));
-        }
-    };
-    let set_side = move |ev: leptos::ev::Event| {
-        let human = if event_target_value(&ev) == "second" {
-            Side::Second
-        } else {
-            Side::First
-        };
-        if let Some(o) = opponent.get_untracked() {
-            restart(
-                kind.get_untracked(),
-                Some(Opponent {
-                    side: human.opponent(),
-                    ..o
-                }),
-            );
-        }
-    };
-    let mode_bar = move || {
-        let opp = opponent.get();
-        view! {
-            <div class="setup-bar">
-                <label>
-                    "Mode "
-                    <select on:change=set_mode data-testid="mode" aria-label="mode">
-                        <option value="local" selected=opp.is_none()>"Two players"</option>
-                        <option value="computer" selected=opp.is_some()>"Against the computer"</option>
-                    </select>
-                </label>
-                {opp.map(|o| view! {
-                    <label>
-                        "Level "
-                        <select on:change=set_level data-testid="level" aria-label="computer level">
-                            {Level::ALL.iter().map(|&l| view! {
-                                <option value=l.slug() selected=l == o.level>{l.name()}</option>
-                            }).collect_view()}
-                        </select>
-                    </label>
-                    <label>
-                        "You play "
-                        <select on:change=set_side data-testid="side" aria-label="your side">
-                            <option value="first" selected=o.side == Side::Second>{side_names(Side::First)}" (first)"</option>
-                            <option value="second" selected=o.side == Side::First>{side_names(Side::Second)}" (second)"</option>
-                        </select>
-                    </label>
-                })}
-            </div>
-        }
-    };
-
-    let mill_rules = move || {
-        (kind.get() == GameKind::Mill).then(|| {
-            let rules = current.with_untracked(|c| match &c.game {
-                Loaded::Mill(r) => *r.position().rules(),
-                _ => Default::default(),
-            });
-            let on_change = Callback::new(move |r| {
-                current.update(|c| c.game = Loaded::Mill(Record::new(Mill::start(&r))));
-            });
-            view! { <mill_rules::MillRulesPicker rules=rules on_change=on_change/> }
-        })
-    };
-
-    let game_screen = move || {
-        let Setup { game, opponent } = current.get();
-        match game {
-            Loaded::Ataxx(r) => screen(r, opponent),
-            Loaded::Stones(r) => screen(r, opponent),
-            Loaded::Mill(r) => screen(r, opponent),
+    let body = move || match page.get() {
+        Page::Bench => view! { <bench::BenchPanel/> }.into_any(),
+        Page::Home => view! { <home::Home/> }.into_any(),
+        Page::Rules(k) => view! { <rules_page::RulesView kind=k/> }.into_any(),
+        Page::Play(setup) => {
+            let clock_secs = settings.with_untracked(|s| s.clock_secs);
+            let game = match &setup.game {
+                Loaded::Ataxx(r) => screen(r.clone(), &setup, clock_secs),
+                Loaded::Stones(r) => screen(r.clone(), &setup, clock_secs),
+                Loaded::Mill(r) => screen(r.clone(), &setup, clock_secs),
+            };
+            view! {
+                <div class="setup">
+                    <ModeBar setup=setup.clone()/>
+                    {(setup.game.kind() == GameKind::Mill).then(|| view! { <MillRulesBar setup=setup.clone()/> })}
+                </div>
+                {game}
+            }
+            .into_any()
         }
     };
 
     view! {
         <header class="topbar">
-            <h1><span class="logo" aria-hidden="true">"◆"</span>" Stoneplay"</h1>
+            <h1>
+                <a href="?" class="home-link" data-testid="home"
+                   on:click=move |ev| { ev.prevent_default(); error.set(None); nav.go(Page::Home) }>
+                    <span class="logo" aria-hidden="true">"◆"</span>" Stoneplay"
+                </a>
+            </h1>
             <nav class="tabs" aria-label="games">{tabs}</nav>
+            <button class="settings-button" data-testid="settings" aria-label="settings"
+                aria-expanded=move || show_settings.get().to_string()
+                on:click=move |_| show_settings.update(|s| *s = !*s)>"⚙ Settings"</button>
         </header>
+        <Show when=move || show_settings.get()>
+            <settings::SettingsPanel on_close=Callback::new(move |_| show_settings.set(false))/>
+        </Show>
         {move || error.get().map(|e| view! {
             <div class="banner error" role="alert" data-testid="link-error">
-                <span>{format!("This link could not be opened: {e}. A new game was started instead.")}</span>
+                <span>{format!("This link could not be opened: {e}. Nothing was changed; pick a game to play.")}</span>
                 <button on:click=move |_| error.set(None) aria-label="dismiss">"✕"</button>
             </div>
         })}
-        <main>
-            <div class="setup">
-                {mode_bar}
-                {mill_rules}
-            </div>
-            {game_screen}
-        </main>
+        <main>{body}</main>
     }
-    .into_any()
+}
+
+/// Mode, level and side for the game on screen; changing them starts a new
+/// game (and becomes the setting for the next ones).
+#[component]
+fn ModeBar(setup: Setup) -> impl IntoView {
+    let settings = expect_context::<RwSignal<Settings>>();
+    let nav = expect_context::<Nav>();
+    let kind = setup.game.kind();
+    let opp = setup.opponent;
+    let restart = move |f: &dyn Fn(&mut Settings)| {
+        settings.update(|s| f(s));
+        nav.new_game(kind);
+    };
+    let side_name = move |side: Side| match kind {
+        GameKind::Ataxx => <Ataxx as UiGame>::side_name(side),
+        GameKind::Stones => <Stones as UiGame>::side_name(side),
+        GameKind::Mill => <Mill as UiGame>::side_name(side),
+    };
+    view! {
+        <div class="setup-bar">
+            <label>
+                "Mode "
+                <select data-testid="mode" aria-label="mode"
+                    on:change=move |ev| { let c = event_target_value(&ev) == "computer"; restart(&move |s| s.vs_computer = c) }>
+                    <option value="local" selected=opp.is_none()>"Two players"</option>
+                    <option value="computer" selected=opp.is_some()>"Against the computer"</option>
+                </select>
+            </label>
+            {opp.map(|o| view! {
+                <label>
+                    "Level "
+                    <select data-testid="level" aria-label="computer level"
+                        on:change=move |ev| {
+                            if let Ok(l) = event_target_value(&ev).parse::<Level>() {
+                                restart(&move |s| s.level = l)
+                            }
+                        }>
+                        {Level::ALL.iter().map(|&l| view! {
+                            <option value=l.slug() selected=l == o.level>{l.name()}</option>
+                        }).collect_view()}
+                    </select>
+                </label>
+                <label>
+                    "You play "
+                    <select data-testid="side" aria-label="your side"
+                        on:change=move |ev| {
+                            let side = if event_target_value(&ev) == "second" { Side::Second } else { Side::First };
+                            restart(&move |s| s.human_side = side)
+                        }>
+                        <option value="first" selected=o.side == Side::Second>{side_name(Side::First)}" (first)"</option>
+                        <option value="second" selected=o.side == Side::First>{side_name(Side::Second)}" (second)"</option>
+                    </select>
+                </label>
+            })}
+        </div>
+    }
+}
+
+/// Mill's rules for the game on screen; a change starts a new game under
+/// the new rules and is remembered for the next ones.
+#[component]
+fn MillRulesBar(setup: Setup) -> impl IntoView {
+    let settings = expect_context::<RwSignal<Settings>>();
+    let nav = expect_context::<Nav>();
+    let rules = match &setup.game {
+        Loaded::Mill(r) => *r.position().rules(),
+        _ => settings.with_untracked(|s| s.mill_rules),
+    };
+    let on_change = Callback::new(move |r| {
+        settings.update(|s| s.mill_rules = r);
+        nav.new_game(GameKind::Mill);
+    });
+    view! { <mill_rules::MillRulesPicker rules=rules on_change=on_change/> }
 }
 
 /// Mounts the app on the page's body.

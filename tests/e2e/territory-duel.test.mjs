@@ -27,7 +27,7 @@ async function move(page, from, to) {
 }
 
 test('a short game with clicks, a drag, pause and a new game', async () => {
-  const { page, errors, context } = await openPage(browser, server.url);
+  const { page, errors, context } = await openPage(browser, `${server.url}?game=ataxx`);
   await page.locator('[data-square]').first().waitFor();
   assert.equal(await page.locator('[data-square]').count(), 49);
   assert.equal(await page.locator('.piece').count(), 4);
@@ -85,7 +85,7 @@ test('a short game with clicks, a drag, pause and a new game', async () => {
 });
 
 test('the page fits a phone screen without horizontal scrolling', async () => {
-  const { page, errors, context } = await openPage(browser, server.url, { width: 360, height: 740 });
+  const { page, errors, context } = await openPage(browser, `${server.url}?game=ataxx`, { width: 360, height: 740 });
   await page.locator('[data-square]').first().waitFor();
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   assert.ok(overflow <= 0, `page is ${overflow}px wider than the phone`);

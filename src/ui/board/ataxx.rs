@@ -10,8 +10,6 @@ use super::{has, select_and_move, BoardInput, BoardProps, Grid, CELL};
 use crate::games::ataxx::{square_name, Ataxx, AtaxxMove, Square};
 use crate::games::{Game, Record, Side};
 
-const GRID: Grid = Grid(7);
-
 /// Human name of a side in Territory Duel.
 pub fn side_name(side: Side) -> &'static str {
     match side {
@@ -66,8 +64,10 @@ pub fn AtaxxBoard(props: BoardProps<Ataxx>) -> impl IntoView {
         enabled,
         hints,
         on_move,
+        flipped,
     } = props;
-    let input = BoardInput::new(GRID.size(), GRID.size());
+    let grid = Grid { n: 7, flipped };
+    let input = BoardInput::new(grid.size(), grid.size());
     let selected = input.selected;
     let last = Memo::new(move |_| record.with(last_move));
     // A new position clears a selection made in the old one.
@@ -96,12 +96,12 @@ pub fn AtaxxBoard(props: BoardProps<Ataxx>) -> impl IntoView {
         },
     );
 
-    let squares = (0..GRID.0 * GRID.0)
+    let squares = (0..grid.n * grid.n)
         .map(|sq| {
-            let (x, y) = GRID.origin(sq);
-            let (cx, cy) = GRID.centre(sq);
+            let (x, y) = grid.origin(sq);
+            let (cx, cy) = grid.centre(sq);
             let name = square_name(sq);
-            let dark = GRID.is_dark(sq);
+            let dark = grid.is_dark(sq);
             let cls = move || {
                 let (clone_t, jump_t) = targets.get();
                 let l = last.get();
@@ -171,7 +171,7 @@ pub fn AtaxxBoard(props: BoardProps<Ataxx>) -> impl IntoView {
                 <g class=cls role="button" tabindex="0" aria-label=label data-square=name
                    on:keydown=input.on_key(sq, press)>
                     <rect class="cell" x=x y=y width=CELL height=CELL/>
-                    {GRID.coord_labels(sq)}
+                    {grid.coord_labels(sq)}
                     {hint}
                     <g class:lifted=move || input.dragging().is_some_and(|d| d.from == sq)>{piece}</g>
                 </g>
@@ -188,10 +188,10 @@ pub fn AtaxxBoard(props: BoardProps<Ataxx>) -> impl IntoView {
     input.svg(
         "ataxx-board",
         "Territory Duel board",
-        |x, y| GRID.hit(x, y),
+        move |x, y| grid.hit(x, y),
         press,
         drop_on,
-        |sq| GRID.centre(sq),
+        move |sq| grid.centre(sq),
         (squares, ghost),
     )
 }

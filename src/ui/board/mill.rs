@@ -1,6 +1,7 @@
 //! The Mill board: 24 points on three squares (with the corner diagonals
 //! when the rules have them), drawn in SVG, with each side's pieces in hand
-//! in a row above (Black) and below (White) the board.
+//! in a row above (Black) and below (White) the board (the other way round
+//! when the board is flipped).
 //!
 //! Tap an empty point to place, tap a piece then a point to slide or fly (or
 //! drag it), tap a highlighted opponent piece to remove it after a mill.
@@ -18,19 +19,25 @@ use crate::ui::games::UiGame;
 const HAND: f64 = 80.0;
 const BOARD: f64 = 7.0 * CELL;
 
-/// Centre of a point in board units (the board starts below Black's hand).
-fn centre(p: Point) -> (f64, f64) {
+/// Centre of a point in board units (the board starts below the top hand);
+/// `flipped` turns the board round for the second player.
+fn centre(p: Point, flipped: bool) -> (f64, f64) {
     let (file, rank) = point_coords(p);
+    let (col, row) = if flipped {
+        (6 - file, rank)
+    } else {
+        (file, 6 - rank)
+    };
     (
-        f64::from(file) * CELL + CELL / 2.0,
-        HAND + f64::from(6 - rank) * CELL + CELL / 2.0,
+        f64::from(col) * CELL + CELL / 2.0,
+        HAND + f64::from(row) * CELL + CELL / 2.0,
     )
 }
 
 /// The point within reach of a pointer position.
-fn hit(x: f64, y: f64) -> Option<Point> {
+fn hit(x: f64, y: f64, flipped: bool) -> Option<Point> {
     (0..POINTS as Point).find(|&p| {
-        let (cx, cy) = centre(p);
+        let (cx, cy) = centre(p, flipped);
         (x - cx).abs() < CELL * 0.45 && (y - cy).abs() < CELL * 0.45
     })
 }
@@ -93,7 +100,10 @@ pub fn MillBoard(props: BoardProps<Mill>) -> impl IntoView {
         enabled,
         hints,
         on_move,
+        flipped,
     } = props;
+    let centre = move |p: Point| centre(p, flipped);
+    let hit = move |x: f64, y: f64| hit(x, y, flipped);
     let height = BOARD + 2.0 * HAND;
     let input = BoardInput::new(BOARD, height);
     let selected = input.selected;

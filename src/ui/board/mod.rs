@@ -21,14 +21,16 @@ pub struct BoardProps<G: Game + Send + Sync + 'static>
 where
     G::Move: Send + Sync + 'static,
 {
-    /// The game; the board reads it and never writes it.
-    pub record: RwSignal<Record<G>>,
+    /// The game (or an earlier position of it); the board only reads it.
+    pub record: Signal<Record<G>>,
     /// False while paused, after the game, or while it is not this player's turn.
     pub enabled: Signal<bool>,
     /// Whether to draw legal-move hints.
     pub hints: Signal<bool>,
     /// Called with a legal move the player chose.
     pub on_move: Callback<G::Move>,
+    /// Draw the board from the second player's side.
+    pub flipped: bool,
 }
 
 /// A piece being dragged: where from, and where the pointer is (board units).
@@ -271,15 +273,29 @@ pub fn select_and_move<M: Send + Sync + 'static>(
 }
 
 /// An `n`×`n` board of squares numbered `rank * n + file`, rank 1 at the
-/// bottom (Territory Duel, Stones!).
+/// bottom (Territory Duel, Stones!), or at the top when `flipped`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Grid(pub u8);
+pub struct Grid {
+    pub n: u8,
+    pub flipped: bool,
+}
 
 impl Grid {
+    /// Column and row on screen (row 0 at the top) of a square.
+    fn screen(self, sq: u8) -> (u8, u8) {
+        let n = self.n;
+        let (file, rank) = (sq % n, sq / n);
+        if self.flipped {
+            (n - 1 - file, rank)
+        } else {
+            (file, n - 1 - rank)
+        }
+    }
+
     /// Top-left corner of a square in board units.
     pub fn origin(self, sq: u8) -> (f64, f64) {
-        let n = self.0;
-        (f64::from(sq % n) * CELL, f64::from(n - 1 - sq / n) * CELL)
+        let (col, row) = self.screen(sq);
+        (f64::from(col) * CELL, f64::from(row) * CELL)
     }
 
     /// Centre of a square in board units.
@@ -290,30 +306,37 @@ impl Grid {
 
     /// The square under a point in board units.
     pub fn hit(self, x: f64, y: f64) -> Option<u8> {
-        let n = self.0;
-        cell_at(x, y, n, n).map(|(col, row)| (n - 1 - row) * n + col)
+        let n = self.n;
+        cell_at(x, y, n, n).map(|(col, row)| {
+            if self.flipped {
+                row * n + (n - 1 - col)
+            } else {
+                (n - 1 - row) * n + col
+            }
+        })
     }
 
     /// Width (and height) of the board in board units.
     pub fn size(self) -> f64 {
-        f64::from(self.0) * CELL
+        f64::from(self.n) * CELL
     }
 
     /// Whether square `sq` is dark in the checkered pattern (a1 is dark).
     pub fn is_dark(self, sq: u8) -> bool {
-        (sq % self.0 + sq / self.0).is_multiple_of(2)
+        (sq % self.n + sq / self.n).is_multiple_of(2)
     }
 
-    /// The file letter on the bottom rank and the rank number on the left
-    /// file, drawn inside the edge squares.
+    /// The file letter along the bottom edge and the rank number along the
+    /// left edge, drawn inside the edge squares.
     pub fn coord_labels(self, sq: u8) -> impl IntoView {
-        let n = self.0;
+        let n = self.n;
         let (x, y) = self.origin(sq);
-        let file = (sq / n == 0).then(|| {
+        let (col, row) = self.screen(sq);
+        let file = (row == n - 1).then(|| {
             let t = ((b'a' + sq % n) as char).to_string();
             view! { <text class="coord" x=x + CELL - 5.0 y=y + CELL - 5.0 text-anchor="end">{t}</text> }
         });
-        let rank = sq.is_multiple_of(n).then(|| {
+        let rank = (col == 0).then(|| {
             let t = (sq / n + 1).to_string();
             view! { <text class="coord" x=x + 5.0 y=y + 17.0>{t}</text> }
         });

@@ -13,8 +13,6 @@ use crate::games::stones::{square_name, Square, Stones, StonesMove};
 use crate::games::{Game, Record, Side};
 use crate::ui::games::UiGame;
 
-const GRID: Grid = Grid(8);
-
 /// The move of the stone on `from` that ends on `to`, if there is one (a
 /// stone never has two moves to one square).
 fn move_between(pos: &Stones, from: Square, to: Square) -> Option<StonesMove> {
@@ -34,8 +32,10 @@ pub fn StonesBoard(props: BoardProps<Stones>) -> impl IntoView {
         enabled,
         hints,
         on_move,
+        flipped,
     } = props;
-    let input = BoardInput::new(GRID.size(), GRID.size());
+    let grid = Grid { n: 8, flipped };
+    let input = BoardInput::new(grid.size(), grid.size());
     let selected = input.selected;
     let last = Memo::new(move |_| record.with(last_move));
     Effect::new(move |_| {
@@ -63,13 +63,13 @@ pub fn StonesBoard(props: BoardProps<Stones>) -> impl IntoView {
         },
     );
 
-    let squares = (0..GRID.0 * GRID.0)
+    let squares = (0..grid.n * grid.n)
         .map(|sq| {
-            let (x, y) = GRID.origin(sq);
-            let (cx, cy) = GRID.centre(sq);
+            let (x, y) = grid.origin(sq);
+            let (cx, cy) = grid.centre(sq);
             let name = square_name(sq);
-            let dark = GRID.is_dark(sq);
-            let goal = match sq / GRID.0 {
+            let dark = grid.is_dark(sq);
+            let goal = match sq / grid.n {
                 7 => " goal-first",
                 0 => " goal-second",
                 _ => "",
@@ -143,7 +143,7 @@ pub fn StonesBoard(props: BoardProps<Stones>) -> impl IntoView {
                 <g class=cls role="button" tabindex="0" aria-label=label data-square=name
                    on:keydown=input.on_key(sq, press)>
                     <rect class="cell" x=x y=y width=CELL height=CELL/>
-                    {GRID.coord_labels(sq)}
+                    {grid.coord_labels(sq)}
                     {hint}
                     <g class:lifted=move || input.dragging().is_some_and(|d| d.from == sq)>{stone}</g>
                 </g>
@@ -166,10 +166,10 @@ pub fn StonesBoard(props: BoardProps<Stones>) -> impl IntoView {
     input.svg(
         "stones-board",
         "Stones! board",
-        |x, y| GRID.hit(x, y),
+        move |x, y| grid.hit(x, y),
         press,
         drop_on,
-        |sq| GRID.centre(sq),
+        move |sq| grid.centre(sq),
         (squares, ghost),
     )
 }

@@ -1,0 +1,104 @@
+//! A game as text, for export and import: optional `[Tag "value"]` header
+//! lines, then the moves in the game's notation with move numbers.
+//!
+//! ```text
+//! [Game "Mill"]
+//! [Start "…"]            (only when the game did not start from the usual position)
+//! 1. d6 f4 2. d2 b4 3. b6xb4 …
+//! ```
+//! Import reads the same, ignores move numbers and result marks, and for
+//! Mill accepts Sanmill's move lists (`a1-a4xd7`, or `xd7` on its own).
+
+use super::games::UiGame;
+use crate::games::Record;
+
+/// The text of a game.
+pub fn export<G: UiGame>(record: &Record<G>) -> String {
+    let mut out = format!("[Game \"{}\"]\n", G::KIND.title());
+    let start = record.start();
+    if *start != G::start(start.rules()) {
+        out.push_str(&format!("[Start \"{}\"]\n", start.to_text()));
+    }
+    let mut pos = start.clone();
+    let mut line = String::new();
+    let mut number = 0;
+    let mut prev = None;
+    for &mv in record.moves() {
+        let side = pos.side_to_move();
+        if prev == Some(side) {
+            // A second action of the same turn (Mill's removal) joins its move.
+            line.push_str(&mv.to_string());
+        } else {
+            if side == crate::games::Side::First || number == 0 {
+                number += 1;
+                line.push_str(&format!(" {number}."));
+                if side != crate::games::Side::First {
+                    line.push_str("..");
+                }
+            }
+            line.push(' ');
+            line.push_str(&mv.to_string());
+        }
+        prev = Some(side);
+        pos.play_unchecked(mv);
+    }
+    out.push_str(line.trim());
+    out.push('\n');
+    out
+}
+
+/// Reads a game in the text form, under `rules`; the error names the
+/// line or move that is wrong.
+pub fn import<G: UiGame>(text: &str, rules: &G::Rules) -> Result<Record<G>, String> {
+    let mut start = None;
+    let mut moves = Vec::new();
+    for line in text.lines() {
+        let line = line.trim();
+        if let Some(tag) = line.strip_prefix('[') {
+            let (name, value) = tag
+                .trim_end_matches(']')
+                .split_once(' ')
+                .ok_or_else(|| format!("unreadable header line: {line}"))?;
+            let value = value.trim().trim_matches('"');
+            match name {
+                "Game" if value != G::KIND.title() && value != G::KIND.slug() => {
+                    return Err(format!(
+                        "this is a {value} game: pick {value} first to import it"
+                    ));
+                }
+                "Start" => start = Some(value.to_string()),
+                _ => {}
+            }
+            continue;
+        }
+        for token in line.split_whitespace() {
+            // A move number ("12." or "12...") alone or glued to its move.
+            let token = match token.rfind('.') {
+                Some(i)
+                    if token[..i]
+                        .trim_end_matches('.')
+                        .chars()
+                        .all(|c| c.is_ascii_digit()) =>
+                {
+                    &token[i + 1..]
+                }
+                _ => token,
+            };
+            if token.is_empty() || matches!(token, "1-0" | "0-1" | "1/2-1/2" | "*") {
+                continue;
+            }
+            moves.extend(G::split_token(token));
+        }
+    }
+    let pos = match start {
+        Some(text) => G::from_text(&text, rules).map_err(|e| e.to_string())?,
+        None => G::start(rules),
+    };
+    let mut record = Record::new(pos);
+    for (i, m) in moves.iter().enumerate() {
+        record
+            .play_text(m)
+            .map_err(|e| format!("move {} ({m}): {e}", i + 1))?;
+    }
+    Ok(record)
+}

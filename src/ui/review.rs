@@ -1,0 +1,234 @@
+//! Review after a game: the computer evaluates every position (in the
+//! worker, one after another), the evaluation is drawn as a small graph
+//! from the first player's side, and the moves where it dropped most for
+//! the player who made them are marked. Clicking the graph or a marked move
+//! shows that position.
+
+use leptos::prelude::*;
+
+use super::ai::Ai;
+use super::game::format_score;
+use super::games::UiGame;
+use crate::ai::{Level, MATE_BOUND};
+use crate::games::{Record, Side};
+use crate::protocol::{Request, Response};
+
+/// Thinking time per position.
+const PER_POSITION_MS: u64 = 250;
+/// How many of the worst moves to mark.
+const MARKED: usize = 3;
+/// A drop smaller than this (hundredths of a piece) is not a mistake.
+const MISTAKE: i32 = 80;
+
+/// A score from the first player's side, clamped for drawing.
+fn clamp(score: i32) -> i32 {
+    if score.abs() >= MATE_BOUND {
+        score.signum() * 1_000
+    } else {
+        score.clamp(-1_000, 1_000)
+    }
+}
+
+/// The moves where the evaluation fell most for the player who moved:
+/// (ply after the move, drop), largest first.
+pub fn worst_moves(evals: &[i32], movers: &[Side]) -> Vec<(usize, i32)> {
+    let mut drops: Vec<(usize, i32)> = movers
+        .iter()
+        .enumerate()
+        .filter_map(|(i, &side)| {
+            let (before, after) = (*evals.get(i)?, *evals.get(i + 1)?);
+            let drop = match side {
+                Side::First => before - after,
+                Side::Second => after - before,
+            };
+            (drop >= MISTAKE).then_some((i + 1, drop))
+        })
+        .collect();
+    drops.sort_by_key(|d| std::cmp::Reverse(d.1));
+    drops.truncate(MARKED);
+    drops
+}
+
+/// The review panel of a finished game.
+#[component]
+pub fn Review<G: UiGame>(
+    record: RwSignal<Record<G>>,
+    viewing: RwSignal<Option<usize>>,
+) -> impl IntoView {
+    let ai = expect_context::<Ai>();
+    // Evaluations from the first player's side, one per position (start = 0).
+    let evals = RwSignal::new(Vec::<i32>::new());
+    let running = RwSignal::new(false);
+    let game = record.get_untracked();
+    let total = game.moves().len();
+    let movers: Vec<Side> = (0..total)
+        .map(|ply| game.position_at(ply).side_to_move())
+        .collect();
+    let movers = StoredValue::new(movers);
+    let game = StoredValue::new(game);
+
+    // Asks for the next position's evaluation until all are done.
+    fn next<G: UiGame>(
+        ai: Ai,
+        game: StoredValue<Record<G>>,
+        evals: RwSignal<Vec<i32>>,
+        running: RwSignal<bool>,
+    ) {
+        let ply = evals.with_untracked(Vec::len);
+        let request = game.with_value(|g| {
+            let r = g.truncated(ply);
+            if r.outcome().is_some() || ply > g.moves().len() {
+                return None;
+            }
+            Some((
+                Request::Think {
+                    id: ai.next_id(),
+                    game: G::spec(r.position().rules()),
+                    start: r.start().to_text(),
+                    moves: r.moves().iter().map(ToString::to_string).collect(),
+                    level: Level::Strong.slug().to_string(),
+                    movetime_ms: Some(PER_POSITION_MS),
+                    seed: 0,
+                },
+                r.position().side_to_move(),
+            ))
+        });
+        let Some((request, side)) = request else {
+            // The final position: score it by the result.
+            game.with_value(|g| {
+                let last = g.outcome().map(|o| match o.winner {
+                    Some(Side::First) => 1_000,
+                    Some(Side::Second) => -1_000,
+                    None => 0,
+                });
+                if let (Some(v), true) =
+                    (last, evals.with_untracked(|e| e.len() == g.moves().len()))
+                {
+                    evals.update(|e| e.push(v));
+                }
+            });
+            running.set(false);
+            return;
+        };
+        ai.send(request, move |answer| match answer {
+            Response::Best { score, .. } => {
+                let from_first = if side == Side::First { score } else { -score };
+                evals.update(|e| e.push(clamp(from_first)));
+                next(ai, game, evals, running);
+            }
+            Response::Error { .. } => running.set(false),
+            _ => {}
+        });
+    }
+
+    let start = move |_| {
+        if running.get_untracked() {
+            return;
+        }
+        running.set(true);
+        evals.set(Vec::new());
+        next(ai, game, evals, running);
+    };
+    on_cleanup(move || {
+        if running.get_untracked() {
+            ai.cancel();
+        }
+    });
+
+    let (w, h) = (300.0, 80.0);
+    let x_of = move |ply: usize| {
+        if total == 0 {
+            0.0
+        } else {
+            ply as f64 / total as f64 * w
+        }
+    };
+    let y_of = move |v: i32| h / 2.0 - f64::from(v) / 1_000.0 * (h / 2.0 - 4.0);
+    let graph = move || {
+        let e = evals.get();
+        let points: Vec<String> = e
+            .iter()
+            .enumerate()
+            .map(|(i, &v)| format!("{:.1},{:.1}", x_of(i), y_of(v)))
+            .collect();
+        let worst = movers.with_value(|m| worst_moves(&e, m));
+        let marks = worst
+            .iter()
+            .map(|&(ply, _)| {
+                let (x, y) = (x_of(ply), y_of(e[ply]));
+                view! { <circle class="review-mark" cx=x cy=y r="4"/> }
+            })
+            .collect_view();
+        let cursor = viewing.get().map(|p| {
+            let x = x_of(p);
+            view! { <line class="review-cursor" x1=x y1="0" x2=x y2=h/> }
+        });
+        view! {
+            <line class="review-axis" x1="0" y1=h / 2.0 x2=w y2=h / 2.0/>
+            <polyline class="review-line" points=points.join(" ")/>
+            {marks}
+            {cursor}
+        }
+    };
+    let on_graph_click = move |ev: leptos::ev::MouseEvent| {
+        let Some(target) = ev.current_target() else {
+            return;
+        };
+        let el: web_sys::Element = wasm_bindgen::JsCast::unchecked_into(target);
+        let rect = el.get_bounding_client_rect();
+        if rect.width() <= 0.0 || total == 0 {
+            return;
+        }
+        let frac = (f64::from(ev.client_x()) - rect.left()) / rect.width();
+        let ply = (frac * total as f64).round().clamp(0.0, total as f64) as usize;
+        viewing.set((ply < total).then_some(ply));
+    };
+    let mistakes = move || {
+        let e = evals.get();
+        let done = e.len() == total + 1;
+        let worst = movers.with_value(|m| worst_moves(&e, m));
+        let text = game.with_value(|g| {
+            worst
+                .iter()
+                .map(|&(ply, drop)| {
+                    let mv = g.moves()[ply - 1];
+                    let who = G::side_name(g.position_at(ply - 1).side_to_move());
+                    (
+                        ply,
+                        format!("move {ply}: {who} {mv} ({})", format_score(-drop)),
+                    )
+                })
+                .collect::<Vec<_>>()
+        });
+        if done && text.is_empty() {
+            view! { <li>"No big mistakes."</li> }.into_any()
+        } else {
+            text.into_iter()
+                .map(|(ply, t)| view! { <li><button class="link" on:click=move |_| viewing.set(Some(ply))>{t}</button></li> })
+                .collect_view()
+                .into_any()
+        }
+    };
+    view! {
+        <section class="review" aria-label="review">
+            <div class="review-head">
+                <h3>"Review"</h3>
+                <button on:click=start data-testid="analyse" disabled=move || running.get()>
+                    {move || if running.get() {
+                        format!("Analysing {}/{}…", evals.with(Vec::len), total + 1)
+                    } else {
+                        "Analyse the game".to_string()
+                    }}
+                </button>
+            </div>
+            <Show when=move || !evals.with(Vec::is_empty)>
+                <svg class="review-graph" viewBox=format!("0 0 {w} {h}") preserveAspectRatio="none"
+                     role="img" aria-label="evaluation after each move, from the first player's side"
+                     on:click=on_graph_click data-testid="review-graph">
+                    {graph}
+                </svg>
+                <ul class="review-mistakes" data-testid="mistakes">{mistakes}</ul>
+            </Show>
+        </section>
+    }
+}

@@ -1,0 +1,117 @@
+//! The settings panel, and what settings do to the page: they are saved on
+//! every change, the theme and motion preference go on the root element
+//! (`data-theme`, `data-motion`) where the stylesheet reads them.
+
+use leptos::prelude::*;
+use wasm_bindgen::prelude::*;
+
+use super::game::CLOCK_CHOICES;
+use super::store::{self, Settings, Theme};
+
+/// Whether the system asks for a dark theme.
+fn system_dark() -> bool {
+    web_sys::window()
+        .and_then(|w| w.match_media("(prefers-color-scheme: dark)").ok().flatten())
+        .is_some_and(|m| m.matches())
+}
+
+fn set_root_attr(name: &str, value: &str) {
+    if let Some(root) = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.document_element())
+    {
+        let _ = root.set_attribute(name, value);
+    }
+}
+
+fn apply_theme(theme: Theme) {
+    let dark = match theme {
+        Theme::System => system_dark(),
+        Theme::Light => false,
+        Theme::Dark => true,
+    };
+    set_root_attr("data-theme", if dark { "dark" } else { "light" });
+}
+
+/// Saves the settings on change and applies theme and motion to the page,
+/// following the system theme while the setting is "system".
+pub fn apply_effects(settings: RwSignal<Settings>) {
+    Effect::new(move |_| {
+        let s = settings.get();
+        store::save_settings(&s);
+        apply_theme(s.theme);
+        set_root_attr("data-motion", if s.animations { "on" } else { "off" });
+    });
+    if let Some(mq) =
+        web_sys::window().and_then(|w| w.match_media("(prefers-color-scheme: dark)").ok().flatten())
+    {
+        let follow = Closure::<dyn FnMut()>::new(move || {
+            apply_theme(settings.get_untracked().theme);
+        });
+        let _ = mq.add_event_listener_with_callback("change", follow.as_ref().unchecked_ref());
+        // The listener lives as long as the page.
+        follow.forget();
+    }
+}
+
+/// The settings panel.
+#[component]
+pub fn SettingsPanel(on_close: Callback<()>) -> impl IntoView {
+    let settings = expect_context::<RwSignal<Settings>>();
+    let toggle = move |label: &'static str,
+                       id: &'static str,
+                       get: fn(&Settings) -> bool,
+                       set: fn(&mut Settings, bool)| {
+        view! {
+            <label class="opt" for=id>
+                <span>{label}</span>
+                <input type="checkbox" id=id data-testid=id
+                    prop:checked=move || settings.with(get)
+                    on:change=move |ev| settings.update(|s| set(s, event_target_checked(&ev)))/>
+            </label>
+        }
+    };
+    view! {
+        <div class="settings-panel" role="dialog" aria-label="settings" data-testid="settings-panel"
+             on:keydown=move |ev: web_sys::KeyboardEvent| if ev.key() == "Escape" { on_close.run(()) }>
+            <h2>"Settings"</h2>
+            <label class="opt" for="set-clock">
+                <span>"Move clock for new games"</span>
+                <select id="set-clock" data-testid="set-clock"
+                    on:change=move |ev| {
+                        if let Ok(v) = event_target_value(&ev).parse::<u32>() {
+                            settings.update(|s| s.clock_secs = v)
+                        }
+                    }>
+                    {CLOCK_CHOICES.iter().map(|&c| view! {
+                        <option value=c.to_string() selected=move || settings.with(|s| s.clock_secs) == c>
+                            {if c == 0 { "off".to_string() } else { format!("{c} s per move") }}
+                        </option>
+                    }).collect_view()}
+                </select>
+            </label>
+            <label class="opt" for="set-theme">
+                <span>"Theme"</span>
+                <select id="set-theme" data-testid="set-theme"
+                    on:change=move |ev| {
+                        let t = match event_target_value(&ev).as_str() {
+                            "light" => Theme::Light,
+                            "dark" => Theme::Dark,
+                            _ => Theme::System,
+                        };
+                        settings.update(|s| s.theme = t);
+                    }>
+                    <option value="system" selected=move || settings.with(|s| s.theme == Theme::System)>"as the system"</option>
+                    <option value="light" selected=move || settings.with(|s| s.theme == Theme::Light)>"light"</option>
+                    <option value="dark" selected=move || settings.with(|s| s.theme == Theme::Dark)>"dark"</option>
+                </select>
+            </label>
+            {toggle("Sounds", "set-sounds", |s| s.sounds, |s, v| s.sounds = v)}
+            {toggle("Animations", "set-animations", |s| s.animations, |s, v| s.animations = v)}
+            {toggle("Show legal-move hints", "set-hints", |s| s.hints, |s, v| s.hints = v)}
+            {toggle("Turn the board round", "set-flip", |s| s.flip_board, |s, v| s.flip_board = v)}
+            <p class="muted">"Animations also stay off when the system asks for reduced motion. Settings are kept on this device."</p>
+            <button class="primary" data-testid="close-settings" on:click=move |_| on_close.run(())>"Done"</button>
+        </div>
+    }
+}

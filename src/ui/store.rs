@@ -1,0 +1,192 @@
+//! What the app remembers across visits, in `localStorage`: settings, the
+//! saved games (for resume and the recent list) and the results against
+//! the computer. Values are serde types stored as JSON; anything unreadable
+//! (an older format, a hand-edited value) is ignored, never fatal.
+
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+
+use crate::ai::Level;
+use crate::games::mill::MillRules;
+use crate::games::{GameKind, Outcome, Side};
+
+const SETTINGS: &str = "stoneplay.settings";
+const GAMES: &str = "stoneplay.games";
+const STATS: &str = "stoneplay.stats";
+/// How many games the recent list keeps.
+pub const MAX_SAVED: usize = 12;
+
+fn storage() -> Option<web_sys::Storage> {
+    web_sys::window()?.local_storage().ok().flatten()
+}
+
+/// Reads a JSON value; `None` when absent or unreadable.
+pub fn load<T: DeserializeOwned>(key: &str) -> Option<T> {
+    let text = storage()?.get_item(key).ok().flatten()?;
+    let value = js_sys::JSON::parse(&text).ok()?;
+    serde_wasm_bindgen::from_value(value).ok()
+}
+
+/// Writes a JSON value (silently skipped when storage is unavailable or full).
+pub fn save<T: Serialize>(key: &str, value: &T) {
+    let Ok(js) = value.serialize(&serde_wasm_bindgen::Serializer::json_compatible()) else {
+        return;
+    };
+    let Ok(text) = js_sys::JSON::stringify(&js) else {
+        return;
+    };
+    if let (Some(s), Some(text)) = (storage(), text.as_string()) {
+        let _ = s.set_item(key, &text);
+    }
+}
+
+/// Light, dark, or whatever the system prefers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+pub enum Theme {
+    #[default]
+    System,
+    Light,
+    Dark,
+}
+
+/// The player's settings.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Settings {
+    /// Seconds per move in local and single-player games (0 = no clock).
+    pub clock_secs: u32,
+    /// The computer's level for new single-player games.
+    pub level: Level,
+    /// The side you play against the computer.
+    pub human_side: Side,
+    /// Whether new games are against the computer.
+    pub vs_computer: bool,
+    /// Rules for new Mill games.
+    pub mill_rules: MillRules,
+    pub sounds: bool,
+    pub animations: bool,
+    /// Draw the board from the second player's side.
+    pub flip_board: bool,
+    pub theme: Theme,
+    /// Show legal-move hints when a piece is selected.
+    pub hints: bool,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            clock_secs: 30,
+            level: Level::Intermediate,
+            human_side: Side::First,
+            vs_computer: false,
+            mill_rules: MillRules::default(),
+            sounds: true,
+            animations: true,
+            flip_board: false,
+            theme: Theme::System,
+            hints: true,
+        }
+    }
+}
+
+/// The stored settings, or the defaults.
+pub fn load_settings() -> Settings {
+    load(SETTINGS).unwrap_or_default()
+}
+
+/// Stores the settings.
+pub fn save_settings(s: &Settings) {
+    save(SETTINGS, s);
+}
+
+/// A game kept for resuming: its link and the clock when last seen.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SavedGame {
+    /// Identifies the game across saves (random, made when it starts).
+    pub id: u32,
+    /// The query string that reopens it (`?game=…`).
+    pub query: String,
+    pub kind: GameKind,
+    /// Milliseconds left on the move clock of the side to move.
+    pub clock_left_ms: Option<f64>,
+    /// Moves played.
+    pub plies: usize,
+    /// The result line when the game is over.
+    pub result: Option<String>,
+    /// `Date.now()` of the last change.
+    pub updated: f64,
+    /// "vs Master" or "two players".
+    pub mode: String,
+}
+
+/// The saved games, most recent first.
+pub fn saved_games() -> Vec<SavedGame> {
+    let mut games: Vec<SavedGame> = load(GAMES).unwrap_or_default();
+    games.sort_by(|a, b| b.updated.total_cmp(&a.updated));
+    games
+}
+
+/// Saves (or updates) a game, keeping the newest [`MAX_SAVED`].
+pub fn save_game(game: SavedGame) {
+    let mut games = saved_games();
+    games.retain(|g| g.id != game.id);
+    games.insert(0, game);
+    games.truncate(MAX_SAVED);
+    save(GAMES, &games);
+}
+
+/// Forgets a saved game.
+pub fn forget_game(id: u32) {
+    let mut games = saved_games();
+    games.retain(|g| g.id != id);
+    save(GAMES, &games);
+}
+
+/// Wins, draws and losses against one level in one game.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Tally {
+    pub wins: u32,
+    pub draws: u32,
+    pub losses: u32,
+}
+
+/// One line of the statistics: a game, a level and its tally.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct StatLine {
+    pub kind: GameKind,
+    pub level: Level,
+    pub tally: Tally,
+}
+
+/// Results against the computer, per game and level.
+pub fn stats() -> Vec<StatLine> {
+    load(STATS).unwrap_or_default()
+}
+
+/// Counts a finished game against the computer for the player on `human`.
+pub fn record_result(kind: GameKind, level: Level, human: Side, outcome: Outcome) {
+    let mut all = stats();
+    let idx = match all.iter().position(|l| l.kind == kind && l.level == level) {
+        Some(i) => i,
+        None => {
+            all.push(StatLine {
+                kind,
+                level,
+                tally: Tally::default(),
+            });
+            all.len() - 1
+        }
+    };
+    let t = &mut all[idx].tally;
+    match outcome.winner {
+        Some(w) if w == human => t.wins += 1,
+        Some(_) => t.losses += 1,
+        None => t.draws += 1,
+    }
+    save(STATS, &all);
+}
+
+/// Milliseconds since the epoch, for ordering saved games.
+pub fn now_epoch_ms() -> f64 {
+    js_sys::Date::now()
+}
