@@ -367,3 +367,132 @@ async fn a_player_without_a_move_passes_and_the_page_says_so() {
         "d1 and the pass 0000"
     );
 }
+
+fn button(root: &Element, testid: &str) -> HtmlElement {
+    root.query_selector(&format!("[data-testid={testid}]"))
+        .unwrap()
+        .unwrap_or_else(|| panic!("no {testid} button"))
+        .unchecked_into()
+}
+
+fn move_texts(root: &Element) -> Vec<String> {
+    let list = root.query_selector_all(".movelist button.mv").unwrap();
+    (0..list.length())
+        .filter_map(|i| list.item(i).and_then(|n| n.text_content()))
+        .collect()
+}
+
+#[wasm_bindgen_test]
+async fn undo_and_redo_one_move_at_a_time_with_two_players() {
+    let root = mount_game("x5o/7/7/7/7/7/o5x x 0 1", 30);
+    settle().await;
+    click_square(&root, "a7").await;
+    click_square(&root, "b6").await;
+    click_square(&root, "a1").await;
+    click_square(&root, "a3").await;
+    assert_eq!(move_texts(&root), ["b6", "a1a3"]);
+    button(&root, "undo").click();
+    settle().await;
+    assert_eq!(move_texts(&root), ["b6"]);
+    assert!(text(&root, "[data-testid=status]").contains("O to move"));
+    button(&root, "redo").click();
+    settle().await;
+    assert_eq!(move_texts(&root), ["b6", "a1a3"]);
+    // A new move after an undo clears what could be redone.
+    button(&root, "undo").click();
+    settle().await;
+    click_square(&root, "g7").await;
+    click_square(&root, "f6").await;
+    assert_eq!(move_texts(&root), ["b6", "f6"]);
+    assert!(button(&root, "redo").has_attribute("disabled"));
+}
+
+#[wasm_bindgen_test]
+async fn the_move_list_shows_earlier_positions_read_only() {
+    let mut record = Record::new(Ataxx::start(&AtaxxRules::default()));
+    for m in ["b6", "b2", "a7a5"] {
+        record.play_text(m).unwrap();
+    }
+    let root = mount(record, 30);
+    settle().await;
+    let first: HtmlElement = root
+        .query_selector(".movelist button.mv")
+        .unwrap()
+        .unwrap()
+        .unchecked_into();
+    first.click();
+    settle().await;
+    assert_eq!(count(&root, ".piece"), 5, "after b6");
+    assert!(text(&root, ".viewing-note").contains("Viewing move 1 of 3"));
+    click_square(&root, "b6").await;
+    assert_eq!(count(&root, ".selected"), 0, "the past is read-only");
+    button(&root, "live").click();
+    settle().await;
+    assert_eq!(count(&root, ".piece"), 6);
+    assert_eq!(text(&root, ".viewing-note"), "");
+}
+
+#[wasm_bindgen_test]
+async fn a_resumed_game_starts_paused_with_its_time_left() {
+    let doc = web_sys::window().unwrap().document().unwrap();
+    let host: HtmlElement = doc.create_element("div").unwrap().unchecked_into();
+    doc.body().unwrap().append_child(&host).unwrap();
+    let mut record = Record::new(Ataxx::start(&AtaxxRules::default()));
+    record.play_text("b6").unwrap();
+    leptos::mount::mount_to(host.clone(), move || {
+        view! { <GameScreen<Ataxx> initial=record clock_secs=30 resume_left_ms=Some(12_300.0)/> }
+    })
+    .forget();
+    let root: Element = host.unchecked_into();
+    settle().await;
+    assert!(text(&root, "[data-testid=status]").contains("Paused"));
+    assert_eq!(text(&root, "[data-testid=clock]"), "0:13");
+    TimeoutFuture::new(1_100).await;
+    assert_eq!(
+        text(&root, "[data-testid=clock]"),
+        "0:13",
+        "paused on return"
+    );
+    button(&root, "pause").click();
+    TimeoutFuture::new(1_100).await;
+    assert_eq!(
+        text(&root, "[data-testid=clock]"),
+        "0:12",
+        "resumes from the time left"
+    );
+}
+
+#[wasm_bindgen_test]
+fn settings_and_saved_games_survive_a_reload_of_storage() {
+    use stoneplay::ui::store::{self, SavedGame, Settings, Theme};
+    let s = Settings {
+        theme: Theme::Dark,
+        flip_board: true,
+        clock_secs: 15,
+        level: stoneplay::ai::Level::Master,
+        ..Default::default()
+    };
+    store::save_settings(&s);
+    assert_eq!(store::load_settings(), s);
+
+    let game = SavedGame {
+        id: 99,
+        query: "?game=ataxx&moves=b6".into(),
+        kind: stoneplay::games::GameKind::Ataxx,
+        clock_left_ms: Some(4_000.0),
+        plies: 1,
+        result: None,
+        updated: store::now_epoch_ms(),
+        mode: "two players".into(),
+    };
+    store::save_game(game.clone());
+    assert_eq!(store::saved_games().first(), Some(&game));
+    store::forget_game(99);
+    assert!(store::saved_games().iter().all(|g| g.id != 99));
+
+    // Unreadable stored values fall back to the defaults instead of failing.
+    let storage = web_sys::window().unwrap().local_storage().unwrap().unwrap();
+    storage.set_item("stoneplay.settings", "{not json").unwrap();
+    assert_eq!(store::load_settings(), Settings::default());
+    storage.remove_item("stoneplay.settings").unwrap();
+}

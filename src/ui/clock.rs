@@ -55,6 +55,12 @@ impl MoveClock {
         }
     }
 
+    /// Stopped, with `left_ms` left for the current turn (resuming a saved game).
+    pub fn stopped_with(&mut self, left_ms: f64) {
+        self.since = None;
+        self.left_ms = left_ms.clamp(0.0, self.limit_ms.unwrap_or(0.0));
+    }
+
     /// Starts the clock again from the time that was left.
     pub fn resume(&mut self, now: f64) {
         if self.limit_ms.is_some() && self.since.is_none() {

@@ -177,11 +177,7 @@ pub fn GameScreen<G: UiGame>(
     if over.get_untracked().is_none() {
         match resume_left_ms {
             Some(left) => {
-                let t = now_ms();
-                clock.update(|c| {
-                    c.start_turn(t);
-                    c.stop(t - (c.limit_ms().unwrap_or(0.0) - left).max(0.0));
-                });
+                clock.update(|c| c.stopped_with(left));
                 paused.set(true);
                 notice.set("Welcome back: the game is paused.".to_string());
             }

@@ -276,7 +276,9 @@ pub fn App() -> impl IntoView {
             <nav class="tabs" aria-label="games">{tabs}</nav>
             <button class="settings-button" data-testid="settings" aria-label="settings"
                 aria-expanded=move || show_settings.get().to_string()
-                on:click=move |_| show_settings.update(|s| *s = !*s)>"⚙ Settings"</button>
+                on:click=move |_| show_settings.update(|s| *s = !*s)>
+                <span aria-hidden="true">"⚙"</span><span class="label">" Settings"</span>
+            </button>
         </header>
         <Show when=move || show_settings.get()>
             <settings::SettingsPanel on_close=Callback::new(move |_| show_settings.set(false))/>

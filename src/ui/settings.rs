@@ -85,7 +85,7 @@ pub fn SettingsPanel(on_close: Callback<()>) -> impl IntoView {
                     }>
                     {CLOCK_CHOICES.iter().map(|&c| view! {
                         <option value=c.to_string() selected=move || settings.with(|s| s.clock_secs) == c>
-                            {if c == 0 { "off".to_string() } else { format!("{c} s per move") }}
+                            {if c == 0 { "off".to_string() } else { format!("{c} s") }}
                         </option>
                     }).collect_view()}
                 </select>
