@@ -83,6 +83,15 @@ fn limit_ms(secs: u32) -> Option<f64> {
     (secs > 0).then(|| f64::from(secs) * 1000.0)
 }
 
+/// A small stroked and filled icon for a button, from an SVG path.
+fn icon(path: &'static str) -> impl IntoView {
+    view! {
+        <svg class="icon" viewBox="0 0 20 20" aria-hidden="true" width="20" height="20">
+            <path d=path/>
+        </svg>
+    }
+}
+
 /// One cell of the move list: the move's text (a Mill move and its removal
 /// share a cell) and how many moves have been played after it.
 #[derive(Clone, Debug, PartialEq)]
@@ -621,12 +630,12 @@ pub fn GameScreen<G: UiGame>(
                 </div>
                 <p class="notice" aria-live="polite" data-testid="notice">{move || notice.get()}</p>
                 <div class="nav" role="group" aria-label="move list navigation">
-                    <button aria-label="first position" on:click=move |_| step(Some(0)) disabled=move || shown_ply() == 0>"⏮"</button>
-                    <button aria-label="previous move" data-testid="prev" on:click=move |_| step(Some(shown_ply().saturating_sub(1))) disabled=move || shown_ply() == 0>"◀"</button>
-                    <button aria-label="next move" data-testid="next" on:click=move |_| step(Some(shown_ply() + 1)) disabled=live>"▶"</button>
-                    <button aria-label="back to the game" data-testid="live" on:click=move |_| step(None) disabled=live>"⏭"</button>
+                    <button aria-label="first position" on:click=move |_| step(Some(0)) disabled=move || shown_ply() == 0>{icon("M5 4v12M15 4l-8 6 8 6z")}</button>
+                    <button aria-label="previous move" data-testid="prev" on:click=move |_| step(Some(shown_ply().saturating_sub(1))) disabled=move || shown_ply() == 0>{icon("M14 4l-8 6 8 6z")}</button>
+                    <button aria-label="next move" data-testid="next" on:click=move |_| step(Some(shown_ply() + 1)) disabled=live>{icon("M6 4l8 6-8 6z")}</button>
+                    <button aria-label="back to the game" data-testid="live" on:click=move |_| step(None) disabled=live>{icon("M15 4v12M5 4l8 6-8 6z")}</button>
                     <span class="viewing-note" role="status">
-                        {move || viewing.get().map(|p| format!("Viewing move {p} of {} — the game goes on at ⏭", total()))}
+                        {move || viewing.get().map(|p| format!("Viewing move {p} of {}: the last button returns to the game", total()))}
                     </span>
                 </div>
                 <ol class="movelist" aria-label="moves">
