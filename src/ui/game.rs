@@ -587,10 +587,11 @@ pub fn GameScreen<G: UiGame>(
                         <button class="primary" on:click=toggle_pause>"Resume"</button>
                     </div>
                 </Show>
-                <Show when=move || over.get().is_some()>
+                <Show when=move || over.get().is_some() && live.get()>
                     <div class="overlay result" data-testid="result">
                         <p>{status}</p>
-                        <button class="primary" on:click=new_game>"New game"</button>
+                        <button class="primary" on:click=new_game data-testid="rematch">"Rematch"</button>
+                        <p class="overlay-hint">"Step through the game in the move list; “Analyse the game” shows where it turned."</p>
                     </div>
                 </Show>
             </div>
