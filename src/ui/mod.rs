@@ -215,6 +215,23 @@ pub fn App() -> impl IntoView {
     let error = RwSignal::new(link_error);
     let show_settings = RwSignal::new(false);
 
+    // A new version is installed and waiting (index.html's service worker
+    // script says so): offer to switch instead of mixing versions.
+    let global = || -> wasm_bindgen::JsValue { js_sys::global().into() };
+    let waiting = || {
+        js_sys::Reflect::get(&global(), &"stoneplayUpdateWaiting".into()).is_ok_and(|v| v.is_truthy())
+    };
+    let update = RwSignal::new(waiting());
+    let update_listener = window_event_listener_untyped("stoneplay-update", move |_| update.set(true));
+    on_cleanup(move || update_listener.remove());
+    let apply_update = move |_| {
+        if let Ok(f) = js_sys::Reflect::get(&global(), &"stoneplayApplyUpdate".into()) {
+            if let Some(f) = wasm_bindgen::JsCast::dyn_ref::<js_sys::Function>(&f) {
+                let _ = f.call0(&wasm_bindgen::JsValue::NULL);
+            }
+        }
+    };
+
     // Back and Forward re-read the link.
     let popstate = window_event_listener(leptos::ev::popstate, move |_| {
         match page_for(&location_query()) {
@@ -282,6 +299,12 @@ pub fn App() -> impl IntoView {
         </header>
         <Show when=move || show_settings.get()>
             <settings::SettingsPanel on_close=Callback::new(move |_| show_settings.set(false))/>
+        </Show>
+        <Show when=move || update.get()>
+            <div class="banner update" role="status" data-testid="update">
+                <span>"Update available: a new version of Stoneplay is ready."</span>
+                <button class="primary" data-testid="apply-update" on:click=apply_update>"Reload"</button>
+            </div>
         </Show>
         {move || error.get().map(|e| view! {
             <div class="banner error" role="alert" data-testid="link-error">

@@ -23,8 +23,12 @@ const TYPES = {
   '.png': 'image/png',
 };
 
-/** Serves `dir` on 127.0.0.1 under `prefix` (e.g. "/" or "/games/stoneplay/"). */
-export async function serve(dir = path.join(root, 'dist'), prefix = '/') {
+/**
+ * Serves `dir` on 127.0.0.1 under `prefix` (e.g. "/" or "/games/stoneplay/").
+ * `overrides` maps a file name to a function returning other content for it
+ * (to simulate a new deployment); `log` collects the paths requested.
+ */
+export async function serve(dir = path.join(root, 'dist'), prefix = '/', overrides = {}, log = []) {
   if (!fs.existsSync(path.join(dir, 'index.html'))) {
     throw new Error(`${dir}/index.html is missing: run 'make dist' first`);
   }
@@ -35,6 +39,12 @@ export async function serve(dir = path.join(root, 'dist'), prefix = '/') {
       return;
     }
     let rel = decodeURIComponent(url.pathname.slice(prefix.length)) || 'index.html';
+    log.push(rel);
+    if (overrides[rel]) {
+      res.writeHead(200, { 'content-type': TYPES[path.extname(rel)] ?? 'application/octet-stream' });
+      res.end(overrides[rel](fs.readFileSync(path.join(dir, rel), 'utf8')));
+      return;
+    }
     const file = path.join(dir, rel);
     if (!file.startsWith(dir) || !fs.existsSync(file) || fs.statSync(file).isDirectory()) {
       res.writeHead(404).end('not found');
@@ -45,7 +55,13 @@ export async function serve(dir = path.join(root, 'dist'), prefix = '/') {
   });
   await new Promise((ok) => server.listen(0, '127.0.0.1', ok));
   const { port } = server.address();
-  return { url: `http://127.0.0.1:${port}${prefix}`, close: () => new Promise((ok) => server.close(ok)) };
+  return {
+    url: `http://127.0.0.1:${port}${prefix}`,
+    close: () => {
+      server.closeAllConnections();
+      return new Promise((ok) => server.close(ok));
+    },
+  };
 }
 
 /** Headless Chromium as this machine runs it: as root, offline. */

@@ -1,0 +1,28 @@
+// Trunk post-build hook: writes the list of built files and a version
+// (a hash of their contents) into the service worker, so each build gets its
+// own cache and the old one is dropped when the new one takes over.
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+
+const dir = process.env.TRUNK_STAGING_DIR;
+if (!dir) throw new Error('TRUNK_STAGING_DIR is not set: run me from a Trunk hook');
+const files = [];
+const walk = (d) => {
+  for (const e of fs.readdirSync(d, { withFileTypes: true })) {
+    const p = path.join(d, e.name);
+    if (e.isDirectory()) walk(p);
+    else files.push(path.relative(dir, p).split(path.sep).join('/'));
+  }
+};
+walk(dir);
+const precache = ['./', ...files.filter((f) => f !== 'sw.js').sort().map((f) => `./${f}`)];
+const hash = crypto.createHash('sha256');
+for (const f of files.filter((f) => f !== 'sw.js').sort()) hash.update(f).update(fs.readFileSync(path.join(dir, f)));
+const version = hash.digest('hex').slice(0, 16);
+const swPath = path.join(dir, 'sw.js');
+const sw = fs.readFileSync(swPath, 'utf8')
+  .replace('__VERSION__', version)
+  .replace('__PRECACHE__', JSON.stringify(precache, null, 2));
+fs.writeFileSync(swPath, sw);
+console.log(`sw.js: version ${version}, ${precache.length} files precached`);
