@@ -219,10 +219,12 @@ pub fn App() -> impl IntoView {
     // script says so): offer to switch instead of mixing versions.
     let global = || -> wasm_bindgen::JsValue { js_sys::global().into() };
     let waiting = || {
-        js_sys::Reflect::get(&global(), &"stoneplayUpdateWaiting".into()).is_ok_and(|v| v.is_truthy())
+        js_sys::Reflect::get(&global(), &"stoneplayUpdateWaiting".into())
+            .is_ok_and(|v| v.is_truthy())
     };
     let update = RwSignal::new(waiting());
-    let update_listener = window_event_listener_untyped("stoneplay-update", move |_| update.set(true));
+    let update_listener =
+        window_event_listener_untyped("stoneplay-update", move |_| update.set(true));
     on_cleanup(move || update_listener.remove());
     let apply_update = move |_| {
         if let Ok(f) = js_sys::Reflect::get(&global(), &"stoneplayApplyUpdate".into()) {
