@@ -102,7 +102,7 @@ pub fn Home() -> impl IntoView {
         if games.is_empty() {
             return view! { <p class="muted">"Games you play are kept here so you can come back to them."</p> }.into_any();
         }
-        games
+        let items = games
             .into_iter()
             .map(|g| {
                 let id = g.id;
@@ -131,8 +131,8 @@ pub fn Home() -> impl IntoView {
                     </li>
                 }
             })
-            .collect_view()
-            .into_any()
+            .collect_view();
+        view! { <ul>{items}</ul> }.into_any()
     };
 
     let stats = move || {
@@ -171,7 +171,7 @@ pub fn Home() -> impl IntoView {
             <p class="error" role="alert">{move || problem.get()}</p>
             <section class="recent-games">
                 <h2>"Recent games"</h2>
-                <ul>{recent}</ul>
+                {recent}
             </section>
             {stats}
         </div>

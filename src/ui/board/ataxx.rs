@@ -168,10 +168,10 @@ pub fn AtaxxBoard(props: BoardProps<Ataxx>) -> impl IntoView {
                 }
             };
             view! {
-                <g class=cls role="button" tabindex="0" aria-label=label data-square=name
-                   on:keydown=input.on_key(sq, press)>
+                <g class=cls role="button" tabindex=input.tabindex(sq) aria-label=label data-square=name
+                   data-spot=sq on:focus=move |_| input.cursor.set(sq)
+                   on:keydown=input.on_key(sq, press, move |s| grid.centre(s), grid.n * grid.n)>
                     <rect class="cell" x=x y=y width=CELL height=CELL/>
-                    {grid.coord_labels(sq)}
                     {hint}
                     <g class:lifted=move || input.dragging().is_some_and(|d| d.from == sq)>{piece}</g>
                 </g>
@@ -192,7 +192,11 @@ pub fn AtaxxBoard(props: BoardProps<Ataxx>) -> impl IntoView {
         press,
         drop_on,
         move |sq| grid.centre(sq),
-        (squares, ghost),
+        (
+            squares,
+            view! { <g class="coords" aria-hidden="true">{(0..grid.n * grid.n).map(|sq| grid.coord_labels(sq)).collect_view()}</g> },
+            ghost,
+        ),
     )
 }
 

@@ -281,8 +281,9 @@ pub fn MillBoard(props: BoardProps<Mill>) -> impl IntoView {
                 })
             };
             view! {
-                <g class=cls role="button" tabindex="0" aria-label=label data-point=name
-                   on:keydown=input.on_key(p, press)>
+                <g class=cls role="button" tabindex=input.tabindex(p) aria-label=label data-point=name
+                   data-spot=p on:focus=move |_| input.cursor.set(p)
+                   on:keydown=input.on_key(p, press, centre, POINTS as u8)>
                     <rect class="hit" x=cx - CELL / 2.0 y=cy - CELL / 2.0 width=CELL height=CELL/>
                     <circle class="dot" cx=cx cy=cy r="9"/>
                     {mark}

@@ -56,6 +56,8 @@ pub struct BoardInput {
     pub svg_ref: NodeRef<leptos::svg::Svg>,
     pub drag: RwSignal<Option<Drag>>,
     pub selected: RwSignal<Option<u8>>,
+    /// The spot with the keyboard focus cursor (the one in the tab order).
+    pub cursor: RwSignal<u8>,
     /// Width and height of the viewBox in board units.
     pub size: (f64, f64),
 }
@@ -67,6 +69,7 @@ impl BoardInput {
             svg_ref: NodeRef::new(),
             drag: RwSignal::new(None),
             selected: RwSignal::new(None),
+            cursor: RwSignal::new(0),
             size: (width, height),
         }
     }
@@ -169,23 +172,59 @@ impl BoardInput {
     }
 
     /// Handler for `keydown` on one spot: Enter or Space presses it, Escape
-    /// clears the selection.
+    /// clears the selection, the arrow keys move the focus to the nearest
+    /// spot in that direction on screen (`centre` places the `count` spots).
     pub fn on_key(
         self,
         spot: u8,
         press: impl Fn(u8) -> bool + Copy + 'static,
+        centre: impl Fn(u8) -> (f64, f64) + Copy + 'static,
+        count: u8,
     ) -> impl Fn(web_sys::KeyboardEvent) + Copy + 'static {
-        move |ev: web_sys::KeyboardEvent| match ev.key().as_str() {
-            "Enter" | " " => {
-                ev.prevent_default();
-                let was_selected = self.selected.get_untracked() == Some(spot);
-                if press(spot) {
-                    self.selected.set((!was_selected).then_some(spot));
+        move |ev: web_sys::KeyboardEvent| {
+            let dir = match ev.key().as_str() {
+                "Enter" | " " => {
+                    ev.prevent_default();
+                    let was_selected = self.selected.get_untracked() == Some(spot);
+                    if press(spot) {
+                        self.selected.set((!was_selected).then_some(spot));
+                    }
+                    return;
                 }
+                "Escape" => {
+                    self.selected.set(None);
+                    return;
+                }
+                "ArrowUp" => (0.0, -1.0),
+                "ArrowDown" => (0.0, 1.0),
+                "ArrowLeft" => (-1.0, 0.0),
+                "ArrowRight" => (1.0, 0.0),
+                _ => return,
+            };
+            ev.prevent_default();
+            if let Some(next) = nearest_in_direction(spot, dir, centre, count) {
+                self.focus(next);
             }
-            "Escape" => self.selected.set(None),
-            _ => {}
         }
+    }
+
+    /// Moves the keyboard cursor to `spot` and focuses it.
+    pub fn focus(&self, spot: u8) {
+        self.cursor.set(spot);
+        let el = self.svg_ref.get_untracked().and_then(|svg| {
+            svg.query_selector(&format!("[data-spot='{spot}']"))
+                .ok()
+                .flatten()
+        });
+        if let Some(el) = el {
+            let _ = wasm_bindgen::JsCast::unchecked_into::<web_sys::SvgElement>(el).focus();
+        }
+    }
+
+    /// `tabindex` of a spot: only the cursor is in the tab order (a roving
+    /// tab index), so Tab enters and leaves the board in one step.
+    pub fn tabindex(self, spot: u8) -> impl Fn() -> i32 + Copy + 'static {
+        move || if self.cursor.get() == spot { 0 } else { -1 }
     }
 
     /// The piece being dragged, if the pointer has left its spot.
@@ -327,7 +366,8 @@ impl Grid {
     }
 
     /// The file letter along the bottom edge and the rank number along the
-    /// left edge, drawn inside the edge squares.
+    /// left edge, drawn inside the edge squares (in a layer of their own, so
+    /// a square's accessible name is just its label).
     pub fn coord_labels(self, sq: u8) -> impl IntoView {
         let n = self.n;
         let (x, y) = self.origin(sq);
@@ -342,6 +382,28 @@ impl Grid {
         });
         (file, rank)
     }
+}
+
+/// The spot nearest to `from` in screen direction `dir` (a unit step along
+/// one axis): ahead of it, preferring spots close to the same line.
+fn nearest_in_direction(
+    from: u8,
+    dir: (f64, f64),
+    centre: impl Fn(u8) -> (f64, f64),
+    count: u8,
+) -> Option<u8> {
+    let (fx, fy) = centre(from);
+    (0..count)
+        .filter(|&s| s != from)
+        .filter_map(|s| {
+            let (x, y) = centre(s);
+            let (dx, dy) = (x - fx, y - fy);
+            let ahead = dx * dir.0 + dy * dir.1;
+            let aside = (dx * dir.1 - dy * dir.0).abs();
+            (ahead > 1.0).then_some((s, ahead + 2.0 * aside))
+        })
+        .min_by(|a, b| a.1.total_cmp(&b.1))
+        .map(|(s, _)| s)
 }
 
 /// The grid cell `(column, row)` under a point in board units (row 0 at the

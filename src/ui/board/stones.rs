@@ -140,10 +140,10 @@ pub fn StonesBoard(props: BoardProps<Stones>) -> impl IntoView {
                 })
             };
             view! {
-                <g class=cls role="button" tabindex="0" aria-label=label data-square=name
-                   on:keydown=input.on_key(sq, press)>
+                <g class=cls role="button" tabindex=input.tabindex(sq) aria-label=label data-square=name
+                   data-spot=sq on:focus=move |_| input.cursor.set(sq)
+                   on:keydown=input.on_key(sq, press, move |s| grid.centre(s), grid.n * grid.n)>
                     <rect class="cell" x=x y=y width=CELL height=CELL/>
-                    {grid.coord_labels(sq)}
                     {hint}
                     <g class:lifted=move || input.dragging().is_some_and(|d| d.from == sq)>{stone}</g>
                 </g>
@@ -170,7 +170,11 @@ pub fn StonesBoard(props: BoardProps<Stones>) -> impl IntoView {
         press,
         drop_on,
         move |sq| grid.centre(sq),
-        (squares, ghost),
+        (
+            squares,
+            view! { <g class="coords" aria-hidden="true">{(0..grid.n * grid.n).map(|sq| grid.coord_labels(sq)).collect_view()}</g> },
+            ghost,
+        ),
     )
 }
 

@@ -1,0 +1,88 @@
+// End to end: keyboard-only play and an automated accessibility check
+// (axe-core) of every screen, light and dark, with no serious violations.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { serve, launch, openPage, root } from './harness.mjs';
+
+let server;
+let browser;
+
+before(async () => {
+  server = await serve();
+  browser = await launch();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+const focused = (page) => page.evaluate(() => document.activeElement?.getAttribute('aria-label'));
+
+test('a keyboard-only game: arrows move the focus, Enter selects and moves, Escape cancels', async () => {
+  const { page, errors, context } = await openPage(browser, `${server.url}?game=ataxx`);
+  await page.locator('[data-square=a1]').focus();
+  assert.match(await focused(page), /^a1, O piece/);
+  for (let i = 0; i < 6; i++) await page.keyboard.press('ArrowUp');
+  assert.match(await focused(page), /^a7, X piece/);
+  await page.keyboard.press('Enter');
+  assert.match(await focused(page), /selected/);
+  await page.keyboard.press('Escape');
+  assert.equal(await page.locator('.selected').count(), 0);
+  await page.keyboard.press('Enter');
+  await page.keyboard.press('ArrowRight');
+  assert.match(await focused(page), /^b7, empty, clone here/);
+  await page.keyboard.press(' ');
+  assert.equal(await page.locator('.piece.px').count(), 3);
+  assert.match(await page.locator('[data-testid=notice]').textContent(), /X clones to b7/);
+  // Only one square is in the tab order: Tab leaves the board.
+  assert.equal(await page.locator('[data-square][tabindex="0"]').count(), 1);
+  // Mill: arrows follow the lines' points.
+  await page.goto(`${server.url}?game=mill`);
+  await page.locator('[data-point=d5]').focus();
+  await page.keyboard.press('ArrowUp');
+  assert.match(await focused(page), /^d6,/);
+  await page.keyboard.press('Enter');
+  assert.equal(await page.locator('[data-point=d6] .piece.pw').count(), 1);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+async function axe(page) {
+  await page.addScriptTag({ path: path.join(root, '.tools/node_modules/axe-core/axe.min.js') });
+  const result = await page.evaluate(async () => await window.axe.run(document, { resultTypes: ['violations'] }));
+  return result.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.help} (${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')})`);
+}
+
+const screens = [
+  ['home', '', '[data-testid=card-ataxx]'],
+  ['rules', '?rules=mill', '[data-testid=rules-page]'],
+  ['territory duel', '?game=ataxx&moves=b6.b2', '[data-square=a7]'],
+  ['stones', '?game=stones&moves=a1-c3.h8-e5.c3xe5-f6', '[data-square=h8]'],
+  ['mill', '?game=mill&moves=a7.b6.d7.d6.g7', '[data-point=d6]'],
+  ['against the computer', '?game=ataxx&vs=beginner', '[data-square=a7]'],
+];
+
+for (const scheme of ['light', 'dark']) {
+  test(`no serious accessibility violations on any screen (${scheme})`, async () => {
+    const found = [];
+    for (const [name, query, ready] of screens) {
+      const { page, errors, context } = await openPage(browser, `${server.url}${query}`);
+      await page.emulateMedia({ colorScheme: scheme });
+      await page.evaluate(() => localStorage.removeItem('stoneplay.settings'));
+      await page.reload();
+      await page.locator(ready).first().waitFor();
+      for (const v of await axe(page)) found.push(`${name}: ${v}`);
+      if (name === 'home') {
+        await page.locator('[data-testid=settings]').click();
+        for (const v of await axe(page)) found.push(`settings: ${v}`);
+      }
+      assert.deepEqual(errors, []);
+      await context.close();
+    }
+    assert.deepEqual(found, []);
+  });
+}
