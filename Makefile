@@ -15,7 +15,7 @@ PORT ?= 8080
 WASM_TEST_ENV := CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=$(CURDIR)/.ci/wasm-test-runner \
                  CHROMEDRIVER=/usr/bin/chromedriver WASM_BINDGEN_TEST_TIMEOUT=120
 
-.PHONY: play test setup dist check fmt-check clippy test-native test-browser test-e2e perft bench bench-wasm screenshots
+.PHONY: play test setup dist check fmt-check clippy test-native test-browser test-e2e perft bench bench-wasm bench-load screenshots
 
 play: setup
 	@echo "Stoneplay: building (release) and serving on http://$(ADDRESS):$(PORT)/"
@@ -64,6 +64,11 @@ bench:
 bench-wasm: dist
 	cargo build --release --bin engine
 	node tests/e2e/bench.mjs
+
+# The load budget: bytes of the first visit, gzip size of the wasm, time to
+# an interactive board in headless Chromium.
+bench-load: dist
+	node tests/e2e/load-bench.mjs
 
 # Screenshots of every game at desktop and phone sizes, light and dark.
 SHOTS ?= /tmp/stoneplay-shots
