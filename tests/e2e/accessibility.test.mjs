@@ -1,27 +1,16 @@
 // End to end: keyboard-only play and an automated accessibility check
 // (axe-core) of every screen, light and dark, with no serious violations.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { serve, launch, openPage, root } from './harness.mjs';
+import { openPage, useApp, status, clickSq, clickPt, root } from './harness.mjs';
 
-let server;
-let browser;
-
-before(async () => {
-  server = await serve();
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const app = useApp();
 
 const focused = (page) => page.evaluate(() => document.activeElement?.getAttribute('aria-label'));
 
 test('a keyboard-only game: arrows move the focus, Enter selects and moves, Escape cancels', async () => {
-  const { page, errors, context } = await openPage(browser, `${server.url}?game=ataxx`);
+  const { page, errors, context } = await openPage(app.browser, `${app.server.url}?game=ataxx`);
   await page.locator('[data-square=a1]').focus();
   assert.match(await focused(page), /^a1, O piece/);
   for (let i = 0; i < 6; i++) await page.keyboard.press('ArrowUp');
@@ -39,7 +28,7 @@ test('a keyboard-only game: arrows move the focus, Enter selects and moves, Esca
   // Only one square is in the tab order: Tab leaves the board.
   assert.equal(await page.locator('[data-square][tabindex="0"]').count(), 1);
   // Mill: arrows follow the lines' points.
-  await page.goto(`${server.url}?game=mill`);
+  await page.goto(`${app.server.url}?game=mill`);
   await page.locator('[data-point=d5]').focus();
   await page.keyboard.press('ArrowUp');
   assert.match(await focused(page), /^d6,/);
@@ -70,7 +59,7 @@ for (const scheme of ['light', 'dark']) {
   test(`no serious accessibility violations on any screen (${scheme})`, async () => {
     const found = [];
     for (const [name, query, ready] of screens) {
-      const { page, errors, context } = await openPage(browser, `${server.url}${query}`);
+      const { page, errors, context } = await openPage(app.browser, `${app.server.url}${query}`);
       await page.emulateMedia({ colorScheme: scheme });
       await page.evaluate(() => localStorage.removeItem('stoneplay.settings'));
       await page.reload();

@@ -1,30 +1,17 @@
 // End to end: what keeps people coming back: resume after reload, share
 // links, settings that stick, undo/redo, move-list navigation, import and
 // export, the home screen's recent games, review and results.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { serve, launch, openPage } from './harness.mjs';
+import { openPage, useApp, status, clickSq, clickPt } from './harness.mjs';
 
-let server;
-let browser;
+const app = useApp();
 
-before(async () => {
-  server = await serve();
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
-
-const status = (page) => page.locator('[data-testid=status]').textContent();
 const notice = (page) => page.locator('[data-testid=notice]').textContent();
-const clickSq = (page, sq) => page.locator(`[data-square=${sq}] rect`).click();
 const moveTexts = (page) => page.locator('.movelist button.mv').allTextContents();
 
 test('reload keeps the game, paused; the home screen lists it; a shared link opens it elsewhere', async () => {
-  const { page, errors, context } = await openPage(browser, server.url);
+  const { page, errors, context } = await openPage(app.browser, app.server.url);
   await page.locator('[data-testid=play-ataxx]').click();
   await clickSq(page, 'a7');
   await clickSq(page, 'b6');
@@ -53,7 +40,7 @@ test('reload keeps the game, paused; the home screen lists it; a shared link ope
   await page.locator('[data-testid=share]').click();
   await page.waitForFunction(() => /Link copied|Copy this link/.test(document.querySelector('[data-testid=notice]').textContent));
   const link = page.url();
-  const other = await openPage(browser, link);
+  const other = await openPage(app.browser, link);
   await other.page.locator('[data-square=b2] .piece.po').waitFor();
   assert.deepEqual(await moveTexts(other.page), ['b6', 'b2']);
   assert.match(await other.page.locator('[data-testid=status]').textContent(), /X to move/, 'a new device is not paused');
@@ -64,7 +51,7 @@ test('reload keeps the game, paused; the home screen lists it; a shared link ope
 });
 
 test('settings stick across visits: theme, board turned round, clock', async () => {
-  const { page, errors, context } = await openPage(browser, `${server.url}?game=ataxx`);
+  const { page, errors, context } = await openPage(app.browser, `${app.server.url}?game=ataxx`);
   await page.locator('[data-testid=settings]').click();
   await page.locator('[data-testid=set-theme]').selectOption('dark');
   await page.locator('[data-testid=set-flip]').check();
@@ -75,7 +62,7 @@ test('settings stick across visits: theme, board turned round, clock', async () 
   const a1 = await page.locator('[data-square=a1] rect').boundingBox();
   const g7 = await page.locator('[data-square=g7] rect').boundingBox();
   assert.ok(a1.x > g7.x && a1.y < g7.y, 'a1 above and right of g7');
-  await page.goto(`${server.url}?game=mill`);
+  await page.goto(`${app.server.url}?game=mill`);
   await page.locator('[data-point=d6]').waitFor();
   assert.equal(await page.evaluate(() => document.documentElement.dataset.theme), 'dark');
   assert.equal(await page.locator('[data-testid=clock]').textContent(), '1:00');
@@ -86,7 +73,7 @@ test('settings stick across visits: theme, board turned round, clock', async () 
 });
 
 test('undo, redo and looking back through the move list', async () => {
-  const { page, errors, context } = await openPage(browser, `${server.url}?game=ataxx&moves=b6.b2.a7a5`);
+  const { page, errors, context } = await openPage(app.browser, `${app.server.url}?game=ataxx&moves=b6.b2.a7a5`);
   await page.locator('[data-square=a5] .piece').waitFor();
   await page.locator('[data-testid=undo]').click();
   assert.deepEqual(await moveTexts(page), ['b6', 'b2']);
@@ -113,7 +100,7 @@ test('undo, redo and looking back through the move list', async () => {
 });
 
 test('export and import a game as text; a bad import changes nothing', async () => {
-  const { page, errors, context } = await openPage(browser, `${server.url}?game=mill&moves=d6.f4`);
+  const { page, errors, context } = await openPage(app.browser, `${app.server.url}?game=mill&moves=d6.f4`);
   await page.locator('[data-point=f4] .piece').waitFor();
   await page.locator('.game-text summary').click();
   const text = page.locator('[data-testid=game-text]');
@@ -135,7 +122,7 @@ test('export and import a game as text; a bad import changes nothing', async () 
 test('a win against the computer is counted, and the game can be reviewed', async () => {
   // X to move takes O's last piece with g2 (a clone next to f1's... only O piece on g1).
   const pos = encodeURIComponent('7/7/7/7/7/5x1/6o x 0 1');
-  const { page, errors, context } = await openPage(browser, `${server.url}?game=ataxx&vs=beginner&pos=${pos}`);
+  const { page, errors, context } = await openPage(app.browser, `${app.server.url}?game=ataxx&vs=beginner&pos=${pos}`);
   await page.locator('[data-square=f2] .piece').waitFor();
   await clickSq(page, 'f2');
   await clickSq(page, 'g2');

@@ -1,29 +1,16 @@
 // End to end: single player against the computer, which searches in a Web
 // Worker: it answers within its time, the clock keeps running and the page
 // stays responsive while it thinks; Undo takes back your move and its reply.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { serve, launch, openPage } from './harness.mjs';
+import { openPage, useApp, status, clickSq, clickPt } from './harness.mjs';
 
-let server;
-let browser;
+const app = useApp();
 
-before(async () => {
-  server = await serve();
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
-
-const status = (page) => page.locator('[data-testid=status]').textContent();
-const clickSq = (page, sq) => page.locator(`[data-square=${sq}] rect`).click();
 const moves = (page) => page.locator('.movelist .mv').allTextContents().then((m) => m.filter((t) => t && t !== '…'));
 
 test('Territory Duel against the Master: the computer answers, the clock runs meanwhile', async () => {
-  const { page, errors, context } = await openPage(browser, `${server.url}?game=ataxx&vs=master`);
+  const { page, errors, context } = await openPage(app.browser, `${app.server.url}?game=ataxx&vs=master`);
   await page.locator('[data-square=a7]').waitFor();
   assert.equal(await page.locator('[data-testid=mode]').inputValue(), 'computer');
   assert.match(page.url(), /nomove=lose/, 'single player uses the lose rule');
@@ -55,7 +42,7 @@ test('Territory Duel against the Master: the computer answers, the clock runs me
 });
 
 test('a hint for the side to move, and a new game while the computer thinks', async () => {
-  const { page, errors, context } = await openPage(browser, `${server.url}?game=mill&vs=beginner`);
+  const { page, errors, context } = await openPage(app.browser, `${app.server.url}?game=mill&vs=beginner`);
   await page.locator('[data-point=d6]').waitFor();
   await page.locator('[data-testid=hint]').click();
   await page.waitForFunction(() => /Hint: /.test(document.querySelector('[data-testid=notice]').textContent), null, { timeout: 5000 });
@@ -74,7 +61,7 @@ test('a hint for the side to move, and a new game while the computer thinks', as
 });
 
 test('playing Black: the computer opens as White', async () => {
-  const { page, errors, context } = await openPage(browser, `${server.url}?game=stones&vs=casual&you=second`);
+  const { page, errors, context } = await openPage(app.browser, `${app.server.url}?game=stones&vs=casual&you=second`);
   await page.waitForFunction(() => document.querySelectorAll('.movelist .mv').length >= 1, null, { timeout: 8000 });
   assert.match(await status(page), /Black to move/);
   assert.equal(await page.locator('[data-testid=side]').inputValue(), 'second');

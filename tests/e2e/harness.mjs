@@ -5,6 +5,7 @@ import http from 'node:http';
 import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
+import { before, after } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -91,3 +92,25 @@ export async function openPage(browser, url, viewport = { width: 1280, height: 8
   await page.goto(url);
   return { page, errors, context };
 }
+
+/**
+ * For a test file: serves dist/ and launches Chromium before its tests and
+ * closes both after them. The returned object holds `server` and `browser`.
+ */
+export function useApp() {
+  const app = {};
+  before(async () => {
+    app.server = await serve();
+    app.browser = await launch();
+  });
+  after(async () => {
+    await app.browser?.close();
+    await app.server?.close();
+  });
+  return app;
+}
+
+/** Helpers for pages of the app. */
+export const status = (page) => page.locator('[data-testid=status]').textContent();
+export const clickSq = (page, sq) => page.locator(`[data-square=${sq}] rect`).click();
+export const clickPt = (page, pt) => page.locator(`[data-point=${pt}] rect`).click();

@@ -1,28 +1,14 @@
 // End to end: Stones! and Mill played with real clicks in the release build,
 // the game picker, and links that reopen a game or are refused.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { serve, launch, openPage } from './harness.mjs';
+import { openPage, useApp, status, clickSq, clickPt } from './harness.mjs';
 
-let server;
-let browser;
+const app = useApp();
 
-before(async () => {
-  server = await serve();
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
-
-const status = (page) => page.locator('[data-testid=status]').textContent();
-const clickSq = (page, sq) => page.locator(`[data-square=${sq}] rect`).click();
-const clickPt = (page, pt) => page.locator(`[data-point=${pt}] rect`).click();
 
 test('Stones!: picked from the header, a slide and a pinning jump', async () => {
-  const { page, errors, context } = await openPage(browser, server.url);
+  const { page, errors, context } = await openPage(app.browser, app.server.url);
   await page.locator('[data-testid=pick-stones]').click();
   await page.locator('[data-square=h8]').waitFor();
   assert.equal(await page.locator('.stones-board .piece').count(), 16);
@@ -45,7 +31,7 @@ test('Stones!: picked from the header, a slide and a pinning jump', async () => 
 });
 
 test('Mill: placing, a mill, a removal, and the Lasker preset', async () => {
-  const { page, errors, context } = await openPage(browser, server.url);
+  const { page, errors, context } = await openPage(app.browser, app.server.url);
   await page.locator('[data-testid=pick-mill]').click();
   await page.locator('[data-point=d6]').waitFor();
   assert.equal(await page.locator('[data-point]').count(), 24);
@@ -67,8 +53,8 @@ test('Mill: placing, a mill, a removal, and the Lasker preset', async () => {
 });
 
 test('a link reopens the same game; a bad link says why and the app still works', async () => {
-  const link = `${server.url}?game=ataxx&moves=b6.a1a3`;
-  const { page, errors, context } = await openPage(browser, server.url + '?game=mill&rules=twelve&moves=d6.f4');
+  const link = `${app.server.url}?game=ataxx&moves=b6.a1a3`;
+  const { page, errors, context } = await openPage(app.browser, app.server.url + '?game=mill&rules=twelve&moves=d6.f4');
   await page.locator('[data-point=d6] .piece.pw').waitFor();
   assert.equal(await page.locator('[data-point=f4] .piece.pb').count(), 1);
   assert.equal(await page.locator('.mill-line').count(), 20, 'Twelve Men\'s Morris has diagonals');
@@ -79,7 +65,7 @@ test('a link reopens the same game; a bad link says why and the app still works'
   await page.reload();
   await page.locator('[data-square=a3] .piece.po').waitFor();
 
-  await page.goto(`${server.url}?game=ataxx&moves=b6.zz`);
+  await page.goto(`${app.server.url}?game=ataxx&moves=b6.zz`);
   await page.locator('[data-testid=link-error]').waitFor();
   assert.match(await page.locator('[data-testid=link-error]').textContent(), /move 2 \(zz\)/);
   // The app still works: pick a game and play.

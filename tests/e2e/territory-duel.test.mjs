@@ -1,43 +1,30 @@
 // End to end: the release build served on localhost, a short Territory Duel
 // game played with real clicks and a drag in headless Chromium.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { serve, launch, openPage } from './harness.mjs';
+import { openPage, useApp, status, clickSq, clickPt } from './harness.mjs';
 
-let server;
-let browser;
-
-before(async () => {
-  server = await serve();
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const app = useApp();
 
 const score = (page, side) => page.locator(`[data-testid=score-${side === 'x' ? 'first' : 'second'}] .chip-count`).textContent();
-const status = (page) => page.locator('[data-testid=status]').textContent();
-const click = (page, sq) => page.locator(`[data-square=${sq}] rect`).click();
 
 async function move(page, from, to) {
-  await click(page, from);
-  await click(page, to);
+  await clickSq(page, from);
+  await clickSq(page, to);
 }
 
 test('a short game with clicks, a drag, pause and a new game', async () => {
-  const { page, errors, context } = await openPage(browser, `${server.url}?game=ataxx`);
+  const { page, errors, context } = await openPage(app.browser, `${app.server.url}?game=ataxx`);
   await page.locator('[data-square]').first().waitFor();
   assert.equal(await page.locator('[data-square]').count(), 49);
   assert.equal(await page.locator('.piece').count(), 4);
   assert.match(await status(page), /X to move/);
 
   // X clones a7 → b6: targets are shown after selecting.
-  await click(page, 'a7');
+  await clickSq(page, 'a7');
   assert.equal(await page.locator('.target-clone').count(), 3);
   assert.equal(await page.locator('.target-jump').count(), 5);
-  await click(page, 'b6');
+  await clickSq(page, 'b6');
   assert.equal(await score(page, 'x'), '3');
   assert.match(await status(page), /O to move/);
 
@@ -85,7 +72,7 @@ test('a short game with clicks, a drag, pause and a new game', async () => {
 });
 
 test('the page fits a phone screen without horizontal scrolling', async () => {
-  const { page, errors, context } = await openPage(browser, `${server.url}?game=ataxx`, { width: 360, height: 740 });
+  const { page, errors, context } = await openPage(app.browser, `${app.server.url}?game=ataxx`, { width: 360, height: 740 });
   await page.locator('[data-square]').first().waitFor();
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   assert.ok(overflow <= 0, `page is ${overflow}px wider than the phone`);

@@ -67,14 +67,9 @@ pub fn AtaxxBoard(props: BoardProps<Ataxx>) -> impl IntoView {
         flipped,
     } = props;
     let grid = Grid { n: 7, flipped };
-    let input = BoardInput::new(grid.size(), grid.size());
+    let input = BoardInput::new(grid.size(), grid.size(), record);
     let selected = input.selected;
     let last = Memo::new(move |_| record.with(last_move));
-    // A new position clears a selection made in the old one.
-    Effect::new(move |_| {
-        record.track();
-        selected.set(None);
-    });
     let targets = Memo::new(move |_| {
         let Some(from) = selected.get() else {
             return (0u64, 0u64);

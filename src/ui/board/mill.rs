@@ -105,16 +105,12 @@ pub fn MillBoard(props: BoardProps<Mill>) -> impl IntoView {
     let centre = move |p: Point| centre(p, flipped);
     let hit = move |x: f64, y: f64| hit(x, y, flipped);
     let height = BOARD + 2.0 * HAND;
-    let input = BoardInput::new(BOARD, height);
+    let input = BoardInput::new(BOARD, height, record);
     let selected = input.selected;
     let diagonals = record.with_untracked(|r| r.position().rules().diagonal_lines);
     let legal = Memo::new(move |_| record.with(|r| r.position().legal_moves()));
     let last = Memo::new(move |_| record.with(last_move));
     let mills = Memo::new(move |_| record.with(fresh_mills));
-    Effect::new(move |_| {
-        record.track();
-        selected.set(None);
-    });
     let slide_targets = Memo::new(move |_| {
         let Some(from) = selected.get() else {
             return vec![];

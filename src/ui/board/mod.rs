@@ -63,12 +63,18 @@ pub struct BoardInput {
 }
 
 impl BoardInput {
-    /// A controller for a board whose viewBox is `width` × `height` units.
-    pub fn new(width: f64, height: f64) -> Self {
+    /// A controller for a board whose viewBox is `width` × `height` units
+    /// showing `record`: a new position clears a selection made in the old one.
+    pub fn new<T: Send + Sync + 'static>(width: f64, height: f64, record: Signal<T>) -> Self {
+        let selected = RwSignal::new(None);
+        Effect::new(move |_| {
+            record.track();
+            selected.set(None);
+        });
         BoardInput {
             svg_ref: NodeRef::new(),
             drag: RwSignal::new(None),
-            selected: RwSignal::new(None),
+            selected,
             cursor: RwSignal::new(0),
             size: (width, height),
         }

@@ -35,13 +35,9 @@ pub fn StonesBoard(props: BoardProps<Stones>) -> impl IntoView {
         flipped,
     } = props;
     let grid = Grid { n: 8, flipped };
-    let input = BoardInput::new(grid.size(), grid.size());
+    let input = BoardInput::new(grid.size(), grid.size(), record);
     let selected = input.selected;
     let last = Memo::new(move |_| record.with(last_move));
-    Effect::new(move |_| {
-        record.track();
-        selected.set(None);
-    });
     let options = Memo::new(move |_| {
         selected
             .get()
