@@ -125,10 +125,10 @@ pub fn MillRulesPicker(rules: MillRules, on_change: Callback<MillRules>) -> impl
                 .into_any(),
             };
             view! {
-                <div class="opt">
-                    <label for=id>{*label}</label>
+                <label class="opt" for=id>
+                    <span>{*label}</span>
                     {editor}
-                </div>
+                </label>
             }
         })
         .collect_view();

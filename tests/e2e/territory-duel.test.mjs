@@ -83,3 +83,24 @@ test('the page fits a phone screen without horizontal scrolling', async () => {
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test('every screen fits phones from 320 px, portrait and landscape, with 44 px touch targets', async () => {
+  for (const viewport of [{ width: 320, height: 640 }, { width: 740, height: 360 }, { width: 1280, height: 800 }]) {
+    for (const query of ['', '?game=ataxx&moves=b6', '?game=stones', '?game=mill', '?rules=mill']) {
+      const { page, errors, context } = await openPage(app.browser, `${app.server.url}${query}`, viewport);
+      await page.locator('main *').first().waitFor();
+      await page.waitForTimeout(200);
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      assert.ok(overflow <= 0, `${query || 'home'} at ${viewport.width}px is ${overflow}px too wide`);
+      const small = await page.evaluate(() => [...document.querySelectorAll('button, select, input, a[href]')]
+        .filter((el) => el.offsetParent !== null)
+        // A checkbox or radio inside its label is tapped through the label.
+        .map((el) => [(el.closest('label') ?? el).getBoundingClientRect(), el.getAttribute('aria-label') || el.textContent.trim() || el.id])
+        .filter(([r]) => r.height < 44 || r.width < 24)
+        .map(([r, name]) => `${name} ${Math.round(r.width)}×${Math.round(r.height)}`));
+      assert.deepEqual(small, [], `${query || 'home'} at ${viewport.width}px`);
+      assert.deepEqual(errors, []);
+      await context.close();
+    }
+  }
+});
