@@ -1,14 +1,7 @@
 //! Zobrist keys for Stones!, generated at compile time by splitmix64 so the
 //! hash of a position is the same in every build, process and platform.
 
-/// One step of splitmix64: returns the next state and the output.
-const fn splitmix64(state: u64) -> (u64, u64) {
-    let state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    let mut z = state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    (state, z ^ (z >> 31))
-}
+use crate::games::splitmix64;
 
 /// Keys indexed by `[kind][square]`, kind = colour * 2 + pinned
 /// (0 white unpinned, 1 white pinned, 2 black unpinned, 3 black pinned).

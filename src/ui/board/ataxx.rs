@@ -180,18 +180,14 @@ pub fn AtaxxBoard(props: BoardProps<Ataxx>) -> impl IntoView {
         Some(piece_shape(side, d.x, d.y, "piece ghost".to_string()))
     };
 
-    input.svg(
+    input.grid_svg(
+        grid,
         "ataxx-board",
         "Territory Duel board",
-        move |x, y| grid.hit(x, y),
         press,
         drop_on,
-        move |sq| grid.centre(sq),
-        (
-            squares,
-            view! { <g class="coords" aria-hidden="true">{(0..grid.n * grid.n).map(|sq| grid.coord_labels(sq)).collect_view()}</g> },
-            ghost,
-        ),
+        squares,
+        ghost,
     )
 }
 

@@ -317,6 +317,39 @@ pub fn select_and_move<M: Send + Sync + 'static>(
     (press, drop_on)
 }
 
+impl BoardInput {
+    /// [`BoardInput::svg`] for a square [`Grid`]: its hit test, centres and
+    /// a layer of coordinate labels over `squares`, then the dragged piece.
+    #[allow(clippy::too_many_arguments)]
+    pub fn grid_svg(
+        self,
+        grid: Grid,
+        class: &'static str,
+        label: &'static str,
+        press: impl Fn(u8) -> bool + Copy + 'static,
+        drop_on: impl Fn(u8, u8) + Copy + 'static,
+        squares: impl IntoView + 'static,
+        ghost: impl IntoView + 'static,
+    ) -> impl IntoView {
+        let coords = (0..grid.n * grid.n)
+            .map(|sq| grid.coord_labels(sq))
+            .collect_view();
+        self.svg(
+            class,
+            label,
+            move |x, y| grid.hit(x, y),
+            press,
+            drop_on,
+            move |sq| grid.centre(sq),
+            (
+                squares,
+                view! { <g class="coords" aria-hidden="true">{coords}</g> },
+                ghost,
+            ),
+        )
+    }
+}
+
 /// An `n`×`n` board of squares numbered `rank * n + file`, rank 1 at the
 /// bottom (Territory Duel, Stones!), or at the top when `flipped`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

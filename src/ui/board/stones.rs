@@ -159,18 +159,14 @@ pub fn StonesBoard(props: BoardProps<Stones>) -> impl IntoView {
         ))
     };
 
-    input.svg(
+    input.grid_svg(
+        grid,
         "stones-board",
         "Stones! board",
-        move |x, y| grid.hit(x, y),
         press,
         drop_on,
-        move |sq| grid.centre(sq),
-        (
-            squares,
-            view! { <g class="coords" aria-hidden="true">{(0..grid.n * grid.n).map(|sq| grid.coord_labels(sq)).collect_view()}</g> },
-            ghost,
-        ),
+        squares,
+        ghost,
     )
 }
 
