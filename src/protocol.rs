@@ -119,13 +119,7 @@ impl Response {
 
 fn rebuild<G: Game>(rules: &G::Rules, start: &str, moves: &[String]) -> Result<Record<G>, String> {
     let pos = G::from_text(start, rules).map_err(|e| e.to_string())?;
-    let mut record = Record::new(pos);
-    for (i, m) in moves.iter().enumerate() {
-        record
-            .play_text(m)
-            .map_err(|e| format!("move {} ({m}): {e}", i + 1))?;
-    }
-    Ok(record)
+    Record::from_moves(pos, moves)
 }
 
 /// A `Think` request with its level read.

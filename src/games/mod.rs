@@ -333,6 +333,22 @@ impl<G: Game> Record<G> {
         }
     }
 
+    /// The game from `start` after `moves`, written in the game's notation.
+    /// The error names the first move that fails: "move 2 (b6): …".
+    pub fn from_moves<S: AsRef<str>>(
+        start: G,
+        moves: impl IntoIterator<Item = S>,
+    ) -> Result<Self, String> {
+        let mut record = Record::new(start);
+        for (i, m) in moves.into_iter().enumerate() {
+            let m = m.as_ref();
+            record
+                .play_text(m)
+                .map_err(|e| format!("move {} ({m}): {e}", i + 1))?;
+        }
+        Ok(record)
+    }
+
     /// The position now.
     pub fn position(&self) -> &G {
         &self.current

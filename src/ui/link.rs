@@ -95,18 +95,8 @@ fn load<G: UiGame>(params: &[(String, String)]) -> Result<Record<G>, String> {
         Some(text) => G::from_text(text, &rules).map_err(|e| e.to_string())?,
         None => G::start(&rules),
     };
-    let mut record = Record::new(start);
-    for (i, text) in param(params, "moves")
-        .unwrap_or("")
-        .split('.')
-        .filter(|m| !m.is_empty())
-        .enumerate()
-    {
-        record
-            .play_text(text)
-            .map_err(|e| format!("move {} ({text}): {e}", i + 1))?;
-    }
-    Ok(record)
+    let moves = param(params, "moves").unwrap_or("");
+    Record::from_moves(start, moves.split('.').filter(|m| !m.is_empty()))
 }
 
 /// The computer opponent a link names, if any.

@@ -94,11 +94,5 @@ pub fn import<G: UiGame>(text: &str, rules: &G::Rules) -> Result<Record<G>, Stri
         Some(text) => G::from_text(&text, rules).map_err(|e| e.to_string())?,
         None => G::start(rules),
     };
-    let mut record = Record::new(pos);
-    for (i, m) in moves.iter().enumerate() {
-        record
-            .play_text(m)
-            .map_err(|e| format!("move {} ({m}): {e}", i + 1))?;
-    }
-    Ok(record)
+    Record::from_moves(pos, moves)
 }
