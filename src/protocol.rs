@@ -119,7 +119,7 @@ impl Response {
 
 fn rebuild<G: Game>(rules: &G::Rules, start: &str, moves: &[String]) -> Result<Record<G>, String> {
     let pos = G::from_text(start, rules).map_err(|e| e.to_string())?;
-    Record::from_moves(pos, moves)
+    Record::from_moves(pos, moves).map_err(|e| e.to_string())
 }
 
 /// A `Think` request with its level read.

@@ -192,6 +192,24 @@ impl fmt::Display for GameError {
 
 impl std::error::Error for GameError {}
 
+/// The first move of a move list that could not be played: its number
+/// (from 1), its text and why. Typed so that the page can word it in the
+/// player's language; `Display` gives the English "move 2 (b6): …".
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MoveListError {
+    pub number: usize,
+    pub text: String,
+    pub error: GameError,
+}
+
+impl fmt::Display for MoveListError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "move {} ({}): {}", self.number, self.text, self.error)
+    }
+}
+
+impl std::error::Error for MoveListError {}
+
 /// A two-player game position with its rules.
 ///
 /// Positions are small values: search clones and applies (copy-make)
@@ -334,17 +352,19 @@ impl<G: Game> Record<G> {
     }
 
     /// The game from `start` after `moves`, written in the game's notation.
-    /// The error names the first move that fails: "move 2 (b6): …".
+    /// The error names the first move that fails (shown as "move 2 (b6): …").
     pub fn from_moves<S: AsRef<str>>(
         start: G,
         moves: impl IntoIterator<Item = S>,
-    ) -> Result<Self, String> {
+    ) -> Result<Self, MoveListError> {
         let mut record = Record::new(start);
         for (i, m) in moves.into_iter().enumerate() {
             let m = m.as_ref();
-            record
-                .play_text(m)
-                .map_err(|e| format!("move {} ({m}): {e}", i + 1))?;
+            record.play_text(m).map_err(|error| MoveListError {
+                number: i + 1,
+                text: m.to_string(),
+                error,
+            })?;
         }
         Ok(record)
     }

@@ -96,7 +96,7 @@ fn load<G: UiGame>(params: &[(String, String)]) -> Result<Record<G>, String> {
         None => G::start(&rules),
     };
     let moves = param(params, "moves").unwrap_or("");
-    Record::from_moves(start, moves.split('.').filter(|m| !m.is_empty()))
+    Record::from_moves(start, moves.split('.').filter(|m| !m.is_empty())).map_err(|e| e.to_string())
 }
 
 /// The computer opponent a link names, if any.

@@ -94,5 +94,5 @@ pub fn import<G: UiGame>(text: &str, rules: &G::Rules) -> Result<Record<G>, Stri
         Some(text) => G::from_text(&text, rules).map_err(|e| e.to_string())?,
         None => G::start(rules),
     };
-    Record::from_moves(pos, moves)
+    Record::from_moves(pos, moves).map_err(|e| e.to_string())
 }
