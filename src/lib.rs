@@ -5,11 +5,14 @@
 //!   compile and test natively and run unchanged in the page.
 //! - [`ai`]: the computer player (search, evaluations, levels) and the
 //!   engine protocols; generic over the games, clock injected.
+//! - [`i18n`]: the page's languages: one text table per language, looked up
+//!   by key with English as the fallback; compiles and tests natively.
 //! - `ui` (wasm32 only): Leptos components; engine state in signals, one SVG
-//!   board per game.
+//!   board per game; every text they show comes from [`i18n`].
 
 pub mod ai;
 pub mod games;
+pub mod i18n;
 pub mod protocol;
 
 #[cfg(target_arch = "wasm32")]

@@ -291,12 +291,18 @@ fn links_round_trip_and_bad_links_are_refused() {
         ("?game=ataxx&moves=b6.b6", "move 2 (b6)"),
         ("?game=mill&rules=bogus", "unknown Mill rules"),
         ("?game=mill&pieces=40", "pieces"),
-        ("?game=ataxx&pos=x5o%2F7", "invalid position"),
+        (
+            "?game=ataxx&pos=x5o%2F7",
+            "position ‘x5o/7’ could not be read",
+        ),
         ("?game=ataxx&moves=%E0%A4%A", "not validly encoded"),
     ];
     for (query, expected) in bad {
         match load_query(query) {
-            Err(e) => assert!(e.contains(expected), "{query}: {e}"),
+            Err(e) => {
+                let e = e.describe(stoneplay::i18n::Lang::En);
+                assert!(e.contains(expected), "{query}: {e}")
+            }
             Ok(_) => panic!("{query} should be refused"),
         }
     }
@@ -481,9 +487,8 @@ fn settings_and_saved_games_survive_a_reload_of_storage() {
         kind: stoneplay::games::GameKind::Ataxx,
         clock_left_ms: Some(4_000.0),
         plies: 1,
-        result: None,
+        outcome: None,
         updated: store::now_epoch_ms(),
-        mode: "two players".into(),
     };
     store::save_game(game.clone());
     assert_eq!(store::saved_games().first(), Some(&game));

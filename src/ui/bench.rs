@@ -4,13 +4,16 @@
 use leptos::prelude::*;
 
 use super::ai::Ai;
+use super::words::use_lang;
 use crate::ai::bench::{total, BenchLine};
 use crate::protocol::{Request, Response};
+use crate::t;
 
 /// The benchmark screen.
 #[component]
 pub fn BenchPanel() -> impl IntoView {
     let ai = expect_context::<Ai>();
+    let lang = use_lang();
     let lines = RwSignal::new(None::<Result<Vec<BenchLine>, String>>);
     let id = ai.next_id();
     ai.send(Request::Bench { id }, move |answer| match answer {
@@ -30,9 +33,9 @@ pub fn BenchPanel() -> impl IntoView {
     };
     view! {
         <section class="bench">
-            <h2>"Search benchmark in the AI worker"</h2>
+            <h2>{move || t!(lang.get(), "bench.title")}</h2>
             {move || match lines.get() {
-                None => view! { <p role="status">"Running… (about ten seconds)"</p> }.into_any(),
+                None => view! { <p role="status">{move || t!(lang.get(), "bench.running")}</p> }.into_any(),
                 Some(Err(e)) => view! { <p class="error" role="alert">{e}</p> }.into_any(),
                 Some(Ok(l)) => {
                     let text = l
@@ -43,7 +46,12 @@ pub fn BenchPanel() -> impl IntoView {
                         .join("\n");
                     view! {
                         <table>
-                            <thead><tr><th>"game"</th><th>"nodes"</th><th>"ms"</th><th>"nodes/s"</th></tr></thead>
+                            <thead><tr>
+                                <th>{move || t!(lang.get(), "bench.game")}</th>
+                                <th>{move || t!(lang.get(), "bench.nodes")}</th>
+                                <th>{move || t!(lang.get(), "bench.ms")}</th>
+                                <th>{move || t!(lang.get(), "bench.nps")}</th>
+                            </tr></thead>
                             <tbody>{l.iter().map(row).collect_view()}{row(&total(&l))}</tbody>
                         </table>
                         <pre data-testid="bench-result">{text}</pre>

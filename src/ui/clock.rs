@@ -7,6 +7,9 @@
 use gloo_timers::callback::Interval;
 use leptos::prelude::*;
 
+use super::words::use_lang;
+use crate::t;
+
 /// Milliseconds since page load from the monotonic `performance.now()`.
 pub fn now_ms() -> f64 {
     web_sys::window()
@@ -114,10 +117,11 @@ pub fn ClockView(
     now: RwSignal<f64>,
     #[prop(into)] active: Signal<bool>,
 ) -> impl IntoView {
+    let lang = use_lang();
     let left = move || clock.with(|c| c.left_at(now.get()));
     let text = move || match left() {
         Some(ms) => format_left(ms),
-        None => "no clock".to_string(),
+        None => t!(lang.get(), "clock.none").to_string(),
     };
     let fraction = move || {
         clock.with(|c| match (c.left_at(now.get()), c.limit_ms()) {
@@ -128,7 +132,7 @@ pub fn ClockView(
     let low = move || left().is_some_and(|ms| ms <= 5_000.0) && active.get();
     view! {
         <div class="clock" class:low=low class:idle=move || !active.get() role="timer"
-             aria-label=move || format!("time left for this move: {}", text())>
+             aria-label=move || t!(lang.get(), "clock.aria", time = text())>
             <span class="clock-text" data-testid="clock">{text}</span>
             <span class="clock-bar" aria-hidden="true">
                 <span class="clock-fill" style:width=move || format!("{:.1}%", fraction() * 100.0)></span>

@@ -13,10 +13,14 @@ use super::games::{describe_outcome, UiGame};
 use super::review::Review;
 use super::sound::{self, Sound};
 use super::store::Settings;
+use super::words::game_title;
+use super::words::{use_lang, Problem, Text};
 use super::{notation, share};
 use crate::ai::{Level, MATE_BOUND};
 use crate::games::{Outcome, Record, Side};
+use crate::i18n::Lang;
 use crate::protocol::{Request, Response};
+use crate::{t, tn};
 
 /// What the app keeps of a game in progress: the record and the time left
 /// on the move clock.
@@ -41,15 +45,15 @@ fn random_seed() -> u32 {
     u32::from_le_bytes(bytes)
 }
 
-/// "+0.35", "−1.20" or "mate in 3" from the side to move's view.
-pub fn format_score(score: i32) -> String {
+/// "+0.35", "−1.20" or "wins in 3" from the side to move's view.
+pub fn format_score(lang: Lang, score: i32) -> String {
     if score.abs() >= MATE_BOUND {
         let plies = crate::ai::MATE - score.abs();
         let moves = (plies + 1) / 2;
         return if score > 0 {
-            format!("wins in {moves}")
+            tn!(lang, "score.wins_in", moves)
         } else {
-            format!("loses in {moves}")
+            tn!(lang, "score.loses_in", moves)
         };
     }
     let sign = if score < 0 { "−" } else { "+" };
@@ -78,6 +82,15 @@ fn think_request<G: UiGame>(
 pub const CLOCK_CHOICES: [u32; 4] = [15, 30, 60, 0];
 /// The default move time: 30 seconds.
 pub const DEFAULT_CLOCK_SECS: u32 = 30;
+
+/// A clock choice as the menus show it: "30 s" or "off".
+pub fn clock_choice_label(lang: Lang, secs: u32) -> String {
+    if secs == 0 {
+        t!(lang, "clock.off").to_string()
+    } else {
+        t!(lang, "clock.seconds", n = secs)
+    }
+}
 
 fn limit_ms(secs: u32) -> Option<f64> {
     (secs > 0).then(|| f64::from(secs) * 1000.0)
@@ -164,9 +177,11 @@ pub fn GameScreen<G: UiGame>(
     let setting =
         move |f: fn(&Settings) -> bool, default: bool| settings.map_or(default, |s| s.with(f));
     let ai = use_context::<Ai>();
+    let lang = use_lang();
     let opponent = opponent.filter(|_| ai.is_some());
     let thinking = RwSignal::new(false);
-    let engine_line = RwSignal::new(String::new());
+    // The computer's search so far: depth, score, nodes per second.
+    let engine_line = RwSignal::new(None::<(u32, i32, u64)>);
     // The ply the computer was last asked to move at, so one turn is asked once.
     let asked_at = StoredValue::new(None::<usize>);
     let rules = StoredValue::new(initial.position().rules().clone());
@@ -174,7 +189,10 @@ pub fn GameScreen<G: UiGame>(
     let clock_choice = RwSignal::new(clock_secs);
     let clock = RwSignal::new(MoveClock::new(limit_ms(clock_secs)));
     let paused = RwSignal::new(false);
-    let notice = RwSignal::new(String::new());
+    let notice = RwSignal::new(None::<Text>);
+    let say = move |word: fn(Lang) -> &'static str| {
+        notice.set(Some(Text::new(move |l| word(l).to_string())))
+    };
     let over = Memo::new(move |_| record.with(|r| r.outcome()));
     let running = Signal::derive(move || clock.with(|c| c.is_running()));
     let now = ticker(running);
@@ -188,7 +206,7 @@ pub fn GameScreen<G: UiGame>(
             Some(left) => {
                 clock.update(|c| c.stopped_with(left));
                 paused.set(true);
-                notice.set("Welcome back: the game is paused.".to_string());
+                say(|l| t!(l, "notice.welcome_back"));
             }
             None => clock.update(|c| c.start_turn(now_ms())),
         }
@@ -248,23 +266,42 @@ pub fn GameScreen<G: UiGame>(
                         G::sound_of(&before, mv)
                     });
                 }
-                let mut line = G::describe_move(&before, mv);
                 let t = now_ms();
-                let finished = record
-                    .with_untracked(|r| r.outcome().map(|o| describe_outcome(r.position(), o)));
-                match finished {
-                    Some(result) => {
+                let finished =
+                    record.with_untracked(|r| r.outcome().map(|o| (r.position().clone(), o)));
+                let line = match finished {
+                    Some((after, outcome)) => {
                         clock.update(|c| c.stop(t));
-                        line = format!("{line}. {result}");
+                        Text::new(move |l| {
+                            t!(
+                                l,
+                                "notice.move_and_result",
+                                move = G::describe_move(l, &before, mv),
+                                result = describe_outcome(l, &after, outcome)
+                            )
+                        })
                     }
                     // A removal after a mill belongs to the same turn: the clock runs on.
                     None if record.with_untracked(|r| r.position().side_to_move())
-                        == before.side_to_move() => {}
-                    None => clock.update(|c| c.start_turn(t)),
-                }
-                notice.set(line);
+                        == before.side_to_move() =>
+                    {
+                        Text::new(move |l| G::describe_move(l, &before, mv))
+                    }
+                    None => {
+                        clock.update(|c| c.start_turn(t));
+                        Text::new(move |l| G::describe_move(l, &before, mv))
+                    }
+                };
+                notice.set(Some(line));
             }
-            Err(e) => notice.set(e.to_string()),
+            Err(error) => {
+                let problem = Problem::Move {
+                    number: record.with_untracked(|r| r.moves().len()) + 1,
+                    text: mv.to_string(),
+                    error,
+                };
+                notice.set(Some(Text::new(move |l| problem.describe(l))));
+            }
         }
     };
     let on_move = Callback::new(play);
@@ -295,31 +332,41 @@ pub fn GameScreen<G: UiGame>(
         }
         asked_at.set_value(Some(ply));
         thinking.set(true);
-        engine_line.set(String::new());
+        engine_line.set(None);
         let request = record.with_untracked(|r| think_request(r, ai.next_id(), opp.level, None));
         ai.send(request, move |answer| match answer {
             Response::Info {
                 depth, score, nps, ..
-            } => engine_line.set(format!(
-                "depth {depth} · {} · {:.0} knodes/s",
-                format_score(score),
-                nps as f64 / 1000.0
-            )),
+            } => engine_line.set(Some((depth, score, nps))),
             Response::Best { mv, .. } => {
                 thinking.set(false);
                 let still_wanted =
                     record.with_untracked(|r| r.moves().len() == ply) && !paused.get_untracked();
+                let mv_text = mv.clone();
                 let parsed =
                     mv.map(|text| record.with_untracked(|r| r.position().parse_move(&text)));
                 match parsed {
                     Some(Ok(mv)) if still_wanted => play(mv),
-                    Some(Err(e)) => notice.set(format!("The computer sent a bad move: {e}")),
+                    Some(Err(error)) => {
+                        let number = record.with_untracked(|r| r.moves().len()) + 1;
+                        let text = mv_text.unwrap_or_default();
+                        let problem = Problem::Move {
+                            number,
+                            text,
+                            error,
+                        };
+                        notice.set(Some(Text::new(move |l| {
+                            t!(l, "computer.bad_move", problem = problem.describe(l))
+                        })));
+                    }
                     _ => {}
                 }
             }
             Response::Error { message, .. } => {
                 thinking.set(false);
-                notice.set(format!("The computer could not move: {message}"));
+                notice.set(Some(Text::new(move |l| {
+                    t!(l, "computer.failed", detail = message)
+                })));
             }
             Response::Ready | Response::Bench { .. } => {}
         });
@@ -329,7 +376,7 @@ pub fn GameScreen<G: UiGame>(
     let ask_hint = move |_| {
         let Some(ai) = ai else { return };
         let ply = record.with_untracked(|r| r.moves().len());
-        notice.set("Looking for a good move…".to_string());
+        say(|l| t!(l, "hint.looking"));
         let request =
             record.with_untracked(|r| think_request(r, ai.next_id(), Level::Strong, Some(1_000)));
         ai.send(request, move |answer| match answer {
@@ -338,9 +385,13 @@ pub fn GameScreen<G: UiGame>(
                 score,
                 ..
             } if record.with_untracked(|r| r.moves().len()) == ply => {
-                notice.set(format!("Hint: {text} ({})", format_score(score)));
+                notice.set(Some(Text::new(
+                    move |l| t!(l, "hint.found", move = text, score = format_score(l, score)),
+                )));
             }
-            Response::Error { message, .. } => notice.set(format!("No hint: {message}")),
+            Response::Error { message, .. } => notice.set(Some(Text::new(move |l| {
+                t!(l, "hint.none", detail = message)
+            }))),
             _ => {}
         });
     };
@@ -375,7 +426,7 @@ pub fn GameScreen<G: UiGame>(
         });
         redo_stack.update(|stack| stack.extend(taken));
         restart_clock();
-        notice.set("Move taken back.".to_string());
+        say(|l| t!(l, "notice.undone"));
     };
     // Redo replays what Undo took back (your move and, against the
     // computer, its reply).
@@ -402,7 +453,7 @@ pub fn GameScreen<G: UiGame>(
         }
         if replayed > 0 {
             restart_clock();
-            notice.set("Move replayed.".to_string());
+            say(|l| t!(l, "notice.redone"));
         }
     };
     let can_undo = move || {
@@ -437,12 +488,18 @@ pub fn GameScreen<G: UiGame>(
             clock.update(|c| c.stop(t));
             let loser = record.with_untracked(|r| r.position().side_to_move());
             record.update(|r| r.timeout());
-            let result = record.with_untracked(|r| {
-                r.outcome()
-                    .map(|o| describe_outcome(r.position(), o))
-                    .unwrap_or_default()
-            });
-            notice.set(format!("{} ran out of time. {result}", G::side_name(loser)));
+            if let Some((pos, outcome)) =
+                record.with_untracked(|r| r.outcome().map(|o| (r.position().clone(), o)))
+            {
+                notice.set(Some(Text::new(move |l| {
+                    t!(
+                        l,
+                        "notice.timeout",
+                        side = G::side_name(l, loser),
+                        result = describe_outcome(l, &pos, outcome)
+                    )
+                })));
+            }
         }
     });
 
@@ -455,11 +512,11 @@ pub fn GameScreen<G: UiGame>(
         if paused.get_untracked() {
             paused.set(false);
             clock.update(|c| c.resume(t));
-            notice.set("Game resumed.".to_string());
+            say(|l| t!(l, "notice.resumed"));
         } else {
             paused.set(true);
             clock.update(|c| c.stop(t));
-            notice.set("Game paused: the clock is stopped.".to_string());
+            say(|l| t!(l, "notice.paused"));
         }
     };
     let new_game = move |_| {
@@ -470,7 +527,9 @@ pub fn GameScreen<G: UiGame>(
         paused.set(false);
         clock.set(MoveClock::new(limit_ms(clock_choice.get_untracked())));
         clock.update(|c| c.start_turn(now_ms()));
-        notice.set(format!("New game: {} to move.", G::side_name(Side::First)));
+        notice.set(Some(Text::new(|l| {
+            t!(l, "notice.new_game", side = G::side_name(l, Side::First))
+        })));
     };
     let change_clock = move |ev: leptos::ev::Event| {
         let secs: u32 = event_target_value(&ev)
@@ -497,38 +556,48 @@ pub fn GameScreen<G: UiGame>(
     let clock_active = Signal::derive(move || !paused.get() && over.get().is_none());
     let to_move = move || record.with(|r| r.position().side_to_move());
     let score_chip = move |side: Side| {
-        let name = G::side_name(side);
+        let name = move || G::side_name(lang.get(), side);
         let cls = format!("chip {}", G::side_class(side));
         let turn = move || clock_active.get() && to_move() == side;
-        let seat = match opponent {
-            Some(o) if o.side == side => "computer · ",
-            Some(_) => "you · ",
-            None => "",
+        let seat = move || match opponent {
+            Some(o) if o.side == side => format!("{} · ", t!(lang.get(), "chip.computer")),
+            Some(_) => format!("{} · ", t!(lang.get(), "chip.you")),
+            None => String::new(),
         };
         view! {
             <div class=cls class:to-move=turn data-testid=format!("score-{}", G::side_class(side))>
                 <svg class="chip-piece" viewBox="0 0 20 20" aria-hidden="true"><circle cx="10" cy="10" r="8"/></svg>
                 <span class="chip-name">{name}</span>
-                <span class="chip-count" title=G::score_label()>{move || record.with(|r| r.position().score(side))}</span>
-                <span class="chip-turn">{move || if turn() { "to move" } else { "" }}</span>
+                <span class="chip-count" title=move || G::score_label(lang.get())>{move || record.with(|r| r.position().score(side))}</span>
+                <span class="chip-turn">{move || if turn() { t!(lang.get(), "chip.to_move") } else { "" }}</span>
                 <span class="chip-label">
                     {seat}
-                    {move || record.with(|r| r.position().chip_detail(side)).unwrap_or_else(|| G::score_label().to_string())}
+                    {move || {
+                        let lang = lang.get();
+                        record
+                            .with(|r| r.position().chip_detail(lang, side))
+                            .unwrap_or_else(|| G::score_label(lang).to_string())
+                    }}
                 </span>
             </div>
         }
     };
     let status = move || {
+        let lang = lang.get();
         if let Some(o) = over.get() {
-            return record.with(|r| describe_outcome(r.position(), o));
+            return record.with(|r| describe_outcome(lang, r.position(), o));
         }
         if paused.get() {
-            return "Paused".to_string();
+            return t!(lang, "status.paused").to_string();
         }
         record.with(|r| {
-            r.position()
-                .prompt()
-                .unwrap_or_else(|| format!("{} to move", G::side_name(r.position().side_to_move())))
+            r.position().prompt(lang).unwrap_or_else(|| {
+                t!(
+                    lang,
+                    "status.to_move",
+                    side = G::side_name(lang, r.position().side_to_move())
+                )
+            })
         })
     };
     // The board shows the live game, or a earlier position from the move list.
@@ -571,27 +640,29 @@ pub fn GameScreen<G: UiGame>(
                 let n = imported.moves().len();
                 record.set(imported);
                 restart_clock();
-                notice.set(format!("Game imported: {n} moves."));
+                notice.set(Some(Text::new(move |l| tn!(l, "notice.imported", n))));
             }
-            Err(e) => notice.set(format!("Import failed, the game is unchanged: {e}")),
+            Err(problem) => notice.set(Some(Text::new(move |l| {
+                t!(l, "notice.import_failed", problem = problem.describe(l))
+            }))),
         }
     };
 
     view! {
-        <section class=format!("game game-{}", G::KIND.slug()) aria-label=G::KIND.title()>
+        <section class=format!("game game-{}", G::KIND.slug()) aria-label=move || game_title(lang.get(), G::KIND)>
             <div class="board-wrap" class:paused=move || paused.get() class:viewing=move || !live.get()>
                 {board}
                 <Show when=move || paused.get()>
                     <div class="overlay">
-                        <p>"Paused"</p>
-                        <button class="primary" on:click=toggle_pause>"Resume"</button>
+                        <p>{move || t!(lang.get(), "status.paused")}</p>
+                        <button class="primary" on:click=toggle_pause>{move || t!(lang.get(), "game.resume")}</button>
                     </div>
                 </Show>
                 <Show when=move || over.get().is_some() && live.get()>
                     <div class="overlay result" data-testid="result">
                         <p>{status}</p>
-                        <button class="primary" on:click=new_game data-testid="rematch">"Rematch"</button>
-                        <p class="overlay-hint">"Step through the game in the move list; “Analyse the game” shows where it turned."</p>
+                        <button class="primary" on:click=new_game data-testid="rematch">{move || t!(lang.get(), "game.rematch")}</button>
+                        <p class="overlay-hint">{move || t!(lang.get(), "game.overlay_hint")}</p>
                     </div>
                 </Show>
             </div>
@@ -602,50 +673,62 @@ pub fn GameScreen<G: UiGame>(
                 <Show when=move || thinking.get()>
                     <p class="thinking" data-testid="thinking" role="status">
                         <span class="spinner" aria-hidden="true"></span>
-                        {move || format!("Computer thinking… {}", engine_line.get())}
+                        {move || {
+                            let lang = lang.get();
+                            let line = engine_line.get().map(|(depth, score, nps)| {
+                                t!(
+                                    lang,
+                                    "computer.line",
+                                    depth = depth,
+                                    score = format_score(lang, score),
+                                    speed = format!("{:.0}", nps as f64 / 1000.0)
+                                )
+                            });
+                            t!(lang, "computer.thinking", line = line.unwrap_or_default())
+                        }}
                     </p>
                 </Show>
                 <div class="controls">
-                    <button on:click=new_game data-testid="new-game">"New game"</button>
+                    <button on:click=new_game data-testid="new-game">{move || t!(lang.get(), "game.new_game")}</button>
                     <button on:click=toggle_pause data-testid="pause" disabled=move || over.get().is_some()>
-                        {move || if paused.get() { "Resume" } else { "Pause" }}
+                        {move || if paused.get() { t!(lang.get(), "game.resume") } else { t!(lang.get(), "game.pause") }}
                     </button>
-                    <button on:click=undo data-testid="undo" disabled=move || !can_undo()>"Undo"</button>
-                    <button on:click=redo data-testid="redo" disabled=move || redo_stack.with(|s| s.is_empty())>"Redo"</button>
-                    <button on:click=share data-testid="share">"Share"</button>
+                    <button on:click=undo data-testid="undo" disabled=move || !can_undo()>{move || t!(lang.get(), "game.undo")}</button>
+                    <button on:click=redo data-testid="redo" disabled=move || redo_stack.with(|s| s.is_empty())>{move || t!(lang.get(), "game.redo")}</button>
+                    <button on:click=share data-testid="share">{move || t!(lang.get(), "game.share")}</button>
                     {ai.is_some().then(|| view! {
-                        <button on:click=ask_hint data-testid="hint" disabled=move || !enabled.get()>"Hint"</button>
+                        <button on:click=ask_hint data-testid="hint" disabled=move || !enabled.get()>{move || t!(lang.get(), "game.hint")}</button>
                     })}
                     <label class="clock-choice">
-                        "Clock "
-                        <select on:change=change_clock aria-label="seconds per move">
+                        {move || t!(lang.get(), "game.clock")}" "
+                        <select on:change=change_clock aria-label=move || t!(lang.get(), "game.clock_aria")>
                             {CLOCK_CHOICES
                                 .iter()
                                 .map(|&s| {
-                                    let label = if s == 0 { "off".to_string() } else { format!("{s} s") };
-                                    view! { <option value=s.to_string() selected=move || clock_choice.get() == s>{label}</option> }
+                                    view! { <option value=s.to_string() selected=move || clock_choice.get() == s>{move || clock_choice_label(lang.get(), s)}</option> }
                                 })
                                 .collect_view()}
                         </select>
                     </label>
                 </div>
-                <p class="notice" aria-live="polite" data-testid="notice">{move || notice.get()}</p>
-                <div class="nav" role="group" aria-label="move list navigation">
-                    <button aria-label="first position" on:click=move |_| step(Some(0)) disabled=move || shown_ply() == 0>{icon("M5 4v12M15 4l-8 6 8 6z")}</button>
-                    <button aria-label="previous move" data-testid="prev" on:click=move |_| step(Some(shown_ply().saturating_sub(1))) disabled=move || shown_ply() == 0>{icon("M14 4l-8 6 8 6z")}</button>
-                    <button aria-label="next move" data-testid="next" on:click=move |_| step(Some(shown_ply() + 1)) disabled=live>{icon("M6 4l8 6-8 6z")}</button>
-                    <button aria-label="back to the game" data-testid="live" on:click=move |_| step(None) disabled=live>{icon("M15 4v12M5 4l8 6-8 6z")}</button>
+                <p class="notice" aria-live="polite" data-testid="notice">{move || notice.get().map(|n| n.get(lang.get()))}</p>
+                <div class="nav" role="group" aria-label=move || t!(lang.get(), "movenav.aria")>
+                    <button aria-label=move || t!(lang.get(), "movenav.first") on:click=move |_| step(Some(0)) disabled=move || shown_ply() == 0>{icon("M5 4v12M15 4l-8 6 8 6z")}</button>
+                    <button aria-label=move || t!(lang.get(), "movenav.previous") data-testid="prev" on:click=move |_| step(Some(shown_ply().saturating_sub(1))) disabled=move || shown_ply() == 0>{icon("M14 4l-8 6 8 6z")}</button>
+                    <button aria-label=move || t!(lang.get(), "movenav.next") data-testid="next" on:click=move |_| step(Some(shown_ply() + 1)) disabled=live>{icon("M6 4l8 6-8 6z")}</button>
+                    <button aria-label=move || t!(lang.get(), "movenav.live") data-testid="live" on:click=move |_| step(None) disabled=live>{icon("M15 4v12M5 4l8 6-8 6z")}</button>
                     <span class="viewing-note" role="status">
-                        {move || viewing.get().map(|p| format!("Viewing move {p} of {}: the last button returns to the game", total()))}
+                        {move || viewing.get().map(|p| t!(lang.get(), "movenav.viewing", n = p, total = total()))}
                     </span>
                 </div>
-                <ol class="movelist" aria-label="moves">
+                <ol class="movelist" aria-label=move || t!(lang.get(), "movelist.aria")>
                     {move || {
                         let current = shown_ply();
+                        let lang = lang.get();
                         let cell = move |c: Option<Cell>| {
                             c.map(|c| {
                                 let ply = c.ply;
-                                let label = format!("show the position after {}", c.text);
+                                let label = t!(lang, "movelist.show_after", move = c.text);
                                 view! {
                                     <button class="mv" class:current=ply == current
                                         aria-label=label
@@ -671,10 +754,10 @@ pub fn GameScreen<G: UiGame>(
                     <Review<G> record=record viewing=viewing/>
                 </Show>
                 <details class="game-text">
-                    <summary>"Import / export"</summary>
-                    <textarea node_ref=text_ref rows="5" aria-label="the game as text" data-testid="game-text"
+                    <summary>{move || t!(lang.get(), "text.summary")}</summary>
+                    <textarea node_ref=text_ref rows="5" aria-label=move || t!(lang.get(), "text.aria") data-testid="game-text"
                         prop:value=move || record.with(notation::export)></textarea>
-                    <button on:click=import data-testid="import">"Import this text"</button>
+                    <button on:click=import data-testid="import">{move || t!(lang.get(), "text.import")}</button>
                 </details>
             </aside>
         </section>

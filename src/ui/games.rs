@@ -6,12 +6,15 @@ use leptos::prelude::*;
 
 use super::board::{self, BoardProps};
 use super::sound::Sound;
+use super::words::{end_reason, Problem};
 use crate::games::ataxx::{Ataxx, AtaxxMove, AtaxxRules, NoMoveRule};
 use crate::games::mill::{point_name, Mill, MillMove, MillRules, Phase, Preset, OPTION_NAMES};
 use crate::games::stones::{square_name as stone_square, Stones, StonesMove, StonesRules};
 pub use crate::games::GameKind;
 use crate::games::{Game, Outcome, Side};
+use crate::i18n::Lang;
 use crate::protocol::GameSpec;
+use crate::{t, tn};
 
 /// A game the screen can show. `Move` values must be thread-safe because
 /// Leptos signals are.
@@ -22,7 +25,7 @@ pub trait UiGame:
     const KIND: GameKind;
 
     /// The players' names ("X", "White").
-    fn side_name(side: Side) -> &'static str;
+    fn side_name(lang: Lang, side: Side) -> &'static str;
     /// CSS class suffix of a side's pieces.
     fn side_class(side: Side) -> &'static str {
         match side {
@@ -33,29 +36,29 @@ pub trait UiGame:
     /// The number on a side's score chip.
     fn score(&self, side: Side) -> u32;
     /// What that number counts ("pieces", "home").
-    fn score_label() -> &'static str;
+    fn score_label(lang: Lang) -> &'static str;
     /// Extra detail under a side's chip (Mill: pieces in hand and lost).
-    fn chip_detail(&self, _side: Side) -> Option<String> {
+    fn chip_detail(&self, _lang: Lang, _side: Side) -> Option<String> {
         None
     }
     /// What the side to move has to do, when it is not just "move".
-    fn prompt(&self) -> Option<String> {
+    fn prompt(&self, _lang: Lang) -> Option<String> {
         None
     }
     /// A move the side to move must make without choosing (a forced pass).
     fn forced_move(&self) -> Option<Self::Move> {
         None
     }
-    /// One sentence for the move list, the notice line and screen readers.
-    fn describe_move(before: &Self, mv: Self::Move) -> String;
-    /// The final score in words, for the result line.
-    fn final_score(&self) -> String {
+    /// One sentence for the notice line and screen readers.
+    fn describe_move(lang: Lang, before: &Self, mv: Self::Move) -> String;
+    /// The final score, for the result line ("25–24").
+    fn final_score(&self, _lang: Lang) -> String {
         format!("{}–{}", self.score(Side::First), self.score(Side::Second))
     }
     /// Rules as link parameters (empty for the default rules).
     fn rules_to_query(rules: &Self::Rules) -> Vec<(String, String)>;
     /// Rules from link parameters; an error names what is wrong.
-    fn rules_from_query(params: &[(String, String)]) -> Result<Self::Rules, String>;
+    fn rules_from_query(params: &[(String, String)]) -> Result<Self::Rules, Problem>;
     /// The board component.
     fn board(props: BoardProps<Self>) -> AnyView;
     /// The moves in one token of an imported move list (Mill: `a1-a4xd7`
@@ -75,12 +78,26 @@ pub trait UiGame:
 }
 
 /// The result line: who won, why, and the final score.
-pub fn describe_outcome<G: UiGame>(pos: &G, outcome: Outcome) -> String {
-    let why = outcome.reason.describe();
-    let score = pos.final_score();
+pub fn describe_outcome<G: UiGame>(lang: Lang, pos: &G, outcome: Outcome) -> String {
+    let reason = end_reason(lang, outcome.reason);
+    let score = pos.final_score(lang);
     match outcome.winner {
-        Some(side) => format!("{} wins: {why} ({score}).", G::side_name(side)),
-        None => format!("Draw: {why} ({score})."),
+        Some(side) => t!(
+            lang,
+            "outcome.win",
+            side = G::side_name(lang, side),
+            reason = reason,
+            score = score
+        ),
+        None => t!(lang, "outcome.draw", reason = reason, score = score),
+    }
+}
+
+/// White and Black (Stones! and Mill).
+fn white_black(lang: Lang, side: Side) -> &'static str {
+    match side {
+        Side::First => t!(lang, "side.white"),
+        Side::Second => t!(lang, "side.black"),
     }
 }
 
@@ -94,33 +111,52 @@ fn param<'a>(params: &'a [(String, String)], key: &str) -> Option<&'a str> {
 impl UiGame for Ataxx {
     const KIND: GameKind = GameKind::Ataxx;
 
-    fn side_name(side: Side) -> &'static str {
-        board::ataxx::side_name(side)
+    fn side_name(lang: Lang, side: Side) -> &'static str {
+        board::ataxx::side_name(lang, side)
     }
     fn score(&self, side: Side) -> u32 {
         self.count(side)
     }
-    fn score_label() -> &'static str {
-        "pieces"
+    fn score_label(lang: Lang) -> &'static str {
+        t!(lang, "ataxx.score_label")
     }
     fn forced_move(&self) -> Option<AtaxxMove> {
         (self.outcome().is_none() && self.legal_moves() == [AtaxxMove::Pass])
             .then_some(AtaxxMove::Pass)
     }
-    fn describe_move(before: &Ataxx, mv: AtaxxMove) -> String {
-        let who = Self::side_name(before.side_to_move());
-        let flipped = match before.flips(mv).count_ones() {
-            0 => String::new(),
-            1 => ", flips 1 piece".to_string(),
-            n => format!(", flips {n} pieces"),
-        };
+    fn describe_move(lang: Lang, before: &Ataxx, mv: AtaxxMove) -> String {
+        let who = Self::side_name(lang, before.side_to_move());
+        let flipped = before.flips(mv).count_ones();
         let name = crate::games::ataxx::square_name;
         match mv {
-            AtaxxMove::Pass => format!("{who} has no legal move and passes"),
-            AtaxxMove::Clone { to } => format!("{who} clones to {}{flipped}", name(to)),
-            AtaxxMove::Jump { from, to } => {
-                format!("{who} jumps from {} to {}{flipped}", name(from), name(to))
+            AtaxxMove::Pass => t!(lang, "ataxx.move.pass", side = who),
+            AtaxxMove::Clone { to } if flipped == 0 => {
+                t!(lang, "ataxx.move.clone", side = who, to = name(to))
             }
+            AtaxxMove::Clone { to } => {
+                tn!(
+                    lang,
+                    "ataxx.move.clone_flips",
+                    flipped,
+                    side = who,
+                    to = name(to)
+                )
+            }
+            AtaxxMove::Jump { from, to } if flipped == 0 => t!(
+                lang,
+                "ataxx.move.jump",
+                side = who,
+                from = name(from),
+                to = name(to)
+            ),
+            AtaxxMove::Jump { from, to } => tn!(
+                lang,
+                "ataxx.move.jump_flips",
+                flipped,
+                side = who,
+                from = name(from),
+                to = name(to)
+            ),
         }
     }
     fn rules_to_query(rules: &AtaxxRules) -> Vec<(String, String)> {
@@ -129,11 +165,11 @@ impl UiGame for Ataxx {
             NoMoveRule::Lose => vec![("nomove".into(), "lose".into())],
         }
     }
-    fn rules_from_query(params: &[(String, String)]) -> Result<AtaxxRules, String> {
+    fn rules_from_query(params: &[(String, String)]) -> Result<AtaxxRules, Problem> {
         let no_move = match param(params, "nomove") {
             None | Some("pass") => NoMoveRule::Pass,
             Some("lose") => NoMoveRule::Lose,
-            Some(other) => return Err(format!("unknown no-move rule '{other}' (pass or lose)")),
+            Some(other) => return Err(Problem::UnknownNoMoveRule(other.to_string())),
         };
         Ok(AtaxxRules { no_move })
     }
@@ -160,39 +196,47 @@ impl UiGame for Ataxx {
 impl UiGame for Stones {
     const KIND: GameKind = GameKind::Stones;
 
-    fn side_name(side: Side) -> &'static str {
-        match side {
-            Side::First => "White",
-            Side::Second => "Black",
-        }
+    fn side_name(lang: Lang, side: Side) -> &'static str {
+        white_black(lang, side)
     }
     fn score(&self, side: Side) -> u32 {
         Stones::score(self, side)
     }
-    fn score_label() -> &'static str {
-        "home"
+    fn score_label(lang: Lang) -> &'static str {
+        t!(lang, "stones.score_label")
     }
-    fn describe_move(before: &Stones, mv: StonesMove) -> String {
-        let who = Self::side_name(before.side_to_move());
+    fn describe_move(lang: Lang, before: &Stones, mv: StonesMove) -> String {
+        let who = Self::side_name(lang, before.side_to_move());
         let (from, to) = (stone_square(mv.from), stone_square(mv.to));
         match mv.jumped {
-            None => format!("{who} slides {from} to {to}"),
+            None => t!(lang, "stones.move.slide", side = who, from = from, to = to),
             Some(j) => {
-                let effect = match before.stone_at(j) {
-                    Some((owner, _)) if owner == before.side_to_move() => "frees",
-                    _ => "pins",
-                };
-                format!(
-                    "{who} moves {from} to {to}, jumps and {effect} the stone on {}",
-                    stone_square(j)
-                )
+                let over = stone_square(j);
+                match before.stone_at(j) {
+                    Some((owner, _)) if owner == before.side_to_move() => t!(
+                        lang,
+                        "stones.move.free",
+                        side = who,
+                        from = from,
+                        to = to,
+                        over = over
+                    ),
+                    _ => t!(
+                        lang,
+                        "stones.move.pin",
+                        side = who,
+                        from = from,
+                        to = to,
+                        over = over
+                    ),
+                }
             }
         }
     }
     fn rules_to_query(_: &StonesRules) -> Vec<(String, String)> {
         vec![]
     }
-    fn rules_from_query(_: &[(String, String)]) -> Result<StonesRules, String> {
+    fn rules_from_query(_: &[(String, String)]) -> Result<StonesRules, Problem> {
         Ok(StonesRules)
     }
     fn board(props: BoardProps<Self>) -> AnyView {
@@ -213,71 +257,90 @@ impl UiGame for Stones {
 impl UiGame for Mill {
     const KIND: GameKind = GameKind::Mill;
 
-    fn side_name(side: Side) -> &'static str {
-        match side {
-            Side::First => "White",
-            Side::Second => "Black",
-        }
+    fn side_name(lang: Lang, side: Side) -> &'static str {
+        white_black(lang, side)
     }
     fn score(&self, side: Side) -> u32 {
         u32::from(self.on_board(side))
     }
-    fn score_label() -> &'static str {
-        "on board"
+    fn score_label(lang: Lang) -> &'static str {
+        t!(lang, "mill.score_label")
     }
-    fn chip_detail(&self, side: Side) -> Option<String> {
-        Some(format!(
-            "{} in hand · {} lost",
-            self.in_hand(side),
-            self.removed(side)
+    fn chip_detail(&self, lang: Lang, side: Side) -> Option<String> {
+        Some(t!(
+            lang,
+            "mill.chip_detail",
+            hand = self.in_hand(side),
+            lost = self.removed(side)
         ))
     }
-    fn final_score(&self) -> String {
+    fn final_score(&self, lang: Lang) -> String {
         let left = |s| self.on_board(s) + self.in_hand(s);
-        format!("{}–{} pieces left", left(Side::First), left(Side::Second))
+        t!(
+            lang,
+            "mill.final_score",
+            first = left(Side::First),
+            second = left(Side::Second)
+        )
     }
-    fn prompt(&self) -> Option<String> {
+    fn prompt(&self, lang: Lang) -> Option<String> {
         if self.outcome().is_some() {
             return None;
         }
         let side = self.side_to_move();
-        let who = Self::side_name(side);
-        let them = Self::side_name(side.opponent());
+        let who = Self::side_name(lang, side);
+        let them = Self::side_name(lang, side.opponent());
         Some(if self.must_remove() > 0 {
-            format!("{who} closed a mill: remove a {them} piece")
+            t!(lang, "mill.prompt.remove", side = who, them = them)
         } else if self.phase() == Phase::Placing && self.in_hand(side) > 0 {
-            format!("{who}: place a piece ({} in hand)", self.in_hand(side))
+            t!(
+                lang,
+                "mill.prompt.place",
+                side = who,
+                n = self.in_hand(side)
+            )
         } else if self.can_fly(side) {
-            format!("{who}: move a piece anywhere (flying)")
+            t!(lang, "mill.prompt.fly", side = who)
         } else {
-            format!("{who}: slide a piece along a line")
+            t!(lang, "mill.prompt.slide", side = who)
         })
     }
-    fn describe_move(before: &Mill, mv: MillMove) -> String {
-        let who = Self::side_name(before.side_to_move());
+    fn describe_move(lang: Lang, before: &Mill, mv: MillMove) -> String {
+        let who = Self::side_name(lang, before.side_to_move());
         let mut after = *before;
         after.play_unchecked(mv);
-        let mill = if after.must_remove() > 0 && after.side_to_move() == before.side_to_move() {
-            " and closes a mill"
-        } else {
-            ""
-        };
+        let mill = after.must_remove() > 0 && after.side_to_move() == before.side_to_move();
         match mv {
-            MillMove::Place(p) => format!("{who} places on {}{mill}", point_name(p)),
-            MillMove::Slide { from, to } => {
-                let verb =
-                    if before.can_fly(before.side_to_move()) && before.phase() == Phase::Moving {
-                        "flies"
-                    } else {
-                        "moves"
-                    };
-                format!(
-                    "{who} {verb} {} to {}{mill}",
-                    point_name(from),
-                    point_name(to)
-                )
+            MillMove::Place(p) => {
+                let to = point_name(p);
+                if mill {
+                    t!(lang, "mill.move.place_mill", side = who, to = to)
+                } else {
+                    t!(lang, "mill.move.place", side = who, to = to)
+                }
             }
-            MillMove::Remove(p) => format!("{who} removes the piece on {}", point_name(p)),
+            MillMove::Slide { from, to } => {
+                let (from, to) = (point_name(from), point_name(to));
+                let flies =
+                    before.can_fly(before.side_to_move()) && before.phase() == Phase::Moving;
+                match (flies, mill) {
+                    (true, true) => {
+                        t!(lang, "mill.move.fly_mill", side = who, from = from, to = to)
+                    }
+                    (true, false) => t!(lang, "mill.move.fly", side = who, from = from, to = to),
+                    (false, true) => {
+                        t!(
+                            lang,
+                            "mill.move.slide_mill",
+                            side = who,
+                            from = from,
+                            to = to
+                        )
+                    }
+                    (false, false) => t!(lang, "mill.move.slide", side = who, from = from, to = to),
+                }
+            }
+            MillMove::Remove(p) => t!(lang, "mill.move.remove", side = who, at = point_name(p)),
         }
     }
     fn rules_to_query(rules: &MillRules) -> Vec<(String, String)> {
@@ -305,21 +368,24 @@ impl UiGame for Mill {
         }
         out
     }
-    fn rules_from_query(params: &[(String, String)]) -> Result<MillRules, String> {
+    fn rules_from_query(params: &[(String, String)]) -> Result<MillRules, Problem> {
         let preset = match param(params, "rules") {
             None => Preset::NineMensMorris,
-            Some(slug) => Preset::from_slug(slug).ok_or_else(|| {
-                let known: Vec<&str> = Preset::ALL.iter().map(|p| p.slug()).collect();
-                format!("unknown Mill rules '{slug}' (one of {})", known.join(", "))
-            })?,
+            Some(slug) => Preset::from_slug(slug)
+                .ok_or_else(|| Problem::UnknownMillRules(slug.to_string()))?,
         };
         let mut rules = preset.rules();
         for (key, value) in params {
             if OPTION_NAMES.contains(&key.as_str()) {
-                rules.set_option(key, value).map_err(|e| e.to_string())?;
+                rules
+                    .set_option(key, value)
+                    .map_err(|_| Problem::MillOption {
+                        option: key.clone(),
+                        value: value.clone(),
+                    })?;
             }
         }
-        rules.validate().map_err(|e| e.to_string())?;
+        rules.validate().map_err(|_| Problem::MillRules)?;
         Ok(rules)
     }
     fn board(props: BoardProps<Self>) -> AnyView {

@@ -9,6 +9,7 @@
 
 use super::game::Opponent;
 use super::games::{GameKind, UiGame};
+use super::words::Problem;
 use crate::ai::Level;
 use crate::games::ataxx::Ataxx;
 use crate::games::mill::Mill;
@@ -53,10 +54,10 @@ impl Loaded {
     }
 }
 
-fn decode(s: &str) -> Result<String, String> {
+fn decode(s: &str) -> Result<String, Problem> {
     js_sys::decode_uri_component(&s.replace('+', " "))
         .map(String::from)
-        .map_err(|_| format!("'{s}' is not validly encoded"))
+        .map_err(|_| Problem::Encoding(s.to_string()))
 }
 
 fn encode(s: &str) -> String {
@@ -64,7 +65,7 @@ fn encode(s: &str) -> String {
 }
 
 /// Splits a query string (with or without the leading `?`) into pairs.
-pub fn parse_query(query: &str) -> Result<Vec<(String, String)>, String> {
+pub fn parse_query(query: &str) -> Result<Vec<(String, String)>, Problem> {
     query
         .trim_start_matches('?')
         .split('&')
@@ -83,7 +84,7 @@ fn param<'a>(params: &'a [(String, String)], key: &str) -> Option<&'a str> {
         .map(|(_, v)| v.as_str())
 }
 
-fn load<G: UiGame>(params: &[(String, String)]) -> Result<Record<G>, String> {
+fn load<G: UiGame>(params: &[(String, String)]) -> Result<Record<G>, Problem> {
     let rules = G::rules_from_query(params)?;
     // A game against the computer always uses the single-player rules.
     let rules = if param(params, "vs").is_some() {
@@ -92,25 +93,30 @@ fn load<G: UiGame>(params: &[(String, String)]) -> Result<Record<G>, String> {
         rules
     };
     let start = match param(params, "pos") {
-        Some(text) => G::from_text(text, &rules).map_err(|e| e.to_string())?,
+        Some(text) => {
+            G::from_text(text, &rules).map_err(|_| Problem::BadPosition(text.to_string()))?
+        }
         None => G::start(&rules),
     };
     let moves = param(params, "moves").unwrap_or("");
-    Record::from_moves(start, moves.split('.').filter(|m| !m.is_empty())).map_err(|e| e.to_string())
+    Ok(Record::from_moves(
+        start,
+        moves.split('.').filter(|m| !m.is_empty()),
+    )?)
 }
 
 /// The computer opponent a link names, if any.
-fn opponent(params: &[(String, String)]) -> Result<Option<Opponent>, String> {
+fn opponent(params: &[(String, String)]) -> Result<Option<Opponent>, Problem> {
     let Some(level) = param(params, "vs") else {
         return Ok(None);
     };
     let level: Level = level
         .parse()
-        .map_err(|_| format!("unknown computer level '{level}'"))?;
+        .map_err(|_| Problem::UnknownLevel(level.to_string()))?;
     let human = match param(params, "you") {
         None | Some("first") => Side::First,
         Some("second") => Side::Second,
-        Some(other) => return Err(format!("unknown side '{other}' (first or second)")),
+        Some(other) => return Err(Problem::UnknownSide(other.to_string())),
     };
     Ok(Some(Opponent {
         side: human.opponent(),
@@ -119,8 +125,8 @@ fn opponent(params: &[(String, String)]) -> Result<Option<Opponent>, String> {
 }
 
 /// The game and opponent a query string describes: `Ok(None)` when it
-/// names no game, an error message when it is malformed.
-pub fn load_setup(query: &str) -> Result<Option<(Loaded, Option<Opponent>)>, String> {
+/// names no game, the problem when it is malformed.
+pub fn load_setup(query: &str) -> Result<Option<(Loaded, Option<Opponent>)>, Problem> {
     let params = parse_query(query)?;
     let Some(loaded) = load_query(query)? else {
         return Ok(None);
@@ -129,14 +135,13 @@ pub fn load_setup(query: &str) -> Result<Option<(Loaded, Option<Opponent>)>, Str
 }
 
 /// The game a query string describes: `Ok(None)` when it names no game,
-/// an error message when it is malformed.
-pub fn load_query(query: &str) -> Result<Option<Loaded>, String> {
+/// the problem when it is malformed.
+pub fn load_query(query: &str) -> Result<Option<Loaded>, Problem> {
     let params = parse_query(query)?;
     let Some(slug) = param(&params, "game") else {
         return Ok(None);
     };
-    let kind = GameKind::from_slug(slug)
-        .ok_or_else(|| format!("unknown game '{slug}' (expected ataxx, stones or mill)"))?;
+    let kind = GameKind::from_slug(slug).ok_or_else(|| Problem::UnknownGame(slug.to_string()))?;
     Ok(Some(match kind {
         GameKind::Ataxx => Loaded::Ataxx(load(&params)?),
         GameKind::Stones => Loaded::Stones(load(&params)?),

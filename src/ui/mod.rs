@@ -16,11 +16,11 @@ pub mod mill_rules;
 pub mod notation;
 pub mod review;
 pub mod rules_page;
-pub mod rules_text;
 pub mod settings;
 pub mod share;
 pub mod sound;
 pub mod store;
+pub mod words;
 
 use leptos::prelude::*;
 
@@ -29,10 +29,13 @@ use crate::games::ataxx::Ataxx;
 use crate::games::mill::Mill;
 use crate::games::stones::Stones;
 use crate::games::{Game, GameKind, Record, Side};
+use crate::i18n::Lang;
+use crate::t;
 use game::{GameScreen, Opponent, Snapshot};
 use games::UiGame;
 use link::Loaded;
 use store::Settings;
+use words::{game_tagline, game_title, level_name, use_lang, Problem};
 
 /// A game to show: the game (with its record), the computer's seat, its
 /// id in the saved games, and the clock to resume with (paused).
@@ -86,7 +89,7 @@ pub fn new_setup(kind: GameKind, settings: &Settings) -> Setup {
 }
 
 /// The page a query string asks for; an error names what is wrong in a link.
-fn page_for(query: &str) -> Result<Page, String> {
+fn page_for(query: &str) -> Result<Page, Problem> {
     let params = link::parse_query(query)?;
     if params.iter().any(|(k, _)| k == "bench") {
         return Ok(Page::Bench);
@@ -97,7 +100,7 @@ fn page_for(query: &str) -> Result<Page, String> {
     {
         return GameKind::from_slug(slug)
             .map(Page::Rules)
-            .ok_or_else(|| format!("no rules page for '{slug}'"));
+            .ok_or_else(|| Problem::NoRulesPage(slug.to_string()));
     }
     Ok(match link::load_setup(query)? {
         None => Page::Home,
@@ -167,22 +170,14 @@ fn screen<G: UiGame>(record: Record<G>, setup: &Setup, clock_secs: u32) -> AnyVi
     let (opponent, id) = (setup.opponent, setup.id);
     let on_change = Callback::new(move |snap: Snapshot<G>| {
         link::reflect(&snap.record, opponent);
-        let result = snap
-            .record
-            .outcome()
-            .map(|o| games::describe_outcome(snap.record.position(), o));
         store::save_game(store::SavedGame {
             id,
             query: link::query_with(&snap.record, opponent),
             kind: G::KIND,
             clock_left_ms: snap.clock_left_ms,
             plies: snap.record.moves().len(),
-            result,
+            outcome: snap.record.outcome(),
             updated: store::now_epoch_ms(),
-            mode: opponent.map_or_else(
-                || "two players".to_string(),
-                |o| format!("vs {}", o.level.name()),
-            ),
         });
     });
     let on_finish = Callback::new(move |outcome| {
@@ -204,6 +199,9 @@ pub fn App() -> impl IntoView {
     let settings = RwSignal::new(store::load_settings());
     provide_context(settings);
     settings::apply_effects(settings);
+    let lang: Signal<Lang> = settings::language(settings);
+    provide_context(lang);
+    settings::apply_language(lang);
 
     let (first, link_error) = match page_for(&location_query()) {
         Ok(p) => (p, None),
@@ -255,8 +253,8 @@ pub fn App() -> impl IntoView {
                 <button class="tab" aria-pressed=move || (kind.get() == Some(k)).to_string()
                     data-testid=format!("pick-{}", k.slug())
                     on:click=move |_| { error.set(None); nav.new_game(k) }>
-                    <span class="tab-title">{k.title()}</span>
-                    <span class="tab-line">{k.tagline()}</span>
+                    <span class="tab-title">{move || game_title(lang.get(), k)}</span>
+                    <span class="tab-line">{move || game_tagline(lang.get(), k)}</span>
                 </button>
             }
         })
@@ -289,14 +287,14 @@ pub fn App() -> impl IntoView {
             <h1>
                 <a href="?" class="home-link" data-testid="home"
                    on:click=move |ev| { ev.prevent_default(); error.set(None); nav.go(Page::Home) }>
-                    <span class="logo" aria-hidden="true">"◆"</span>" Stoneplay"
+                    <span class="logo" aria-hidden="true">"◆"</span>" "{move || t!(lang.get(), "app.name")}
                 </a>
             </h1>
-            <nav class="tabs" aria-label="games">{tabs}</nav>
-            <button class="settings-button" data-testid="settings" aria-label="settings"
+            <nav class="tabs" aria-label=move || t!(lang.get(), "nav.games")>{tabs}</nav>
+            <button class="settings-button" data-testid="settings" aria-label=move || t!(lang.get(), "nav.settings")
                 aria-expanded=move || show_settings.get().to_string()
                 on:click=move |_| show_settings.update(|s| *s = !*s)>
-                <span aria-hidden="true">"⚙"</span><span class="label">" Settings"</span>
+                <span aria-hidden="true">"⚙"</span><span class="label">" "{move || t!(lang.get(), "nav.settings")}</span>
             </button>
         </header>
         <Show when=move || show_settings.get()>
@@ -304,14 +302,14 @@ pub fn App() -> impl IntoView {
         </Show>
         <Show when=move || update.get()>
             <div class="banner update" role="status" data-testid="update">
-                <span>"Update available: a new version of Stoneplay is ready."</span>
-                <button class="primary" data-testid="apply-update" on:click=apply_update>"Reload"</button>
+                <span>{move || t!(lang.get(), "update.available")}</span>
+                <button class="primary" data-testid="apply-update" on:click=apply_update>{move || t!(lang.get(), "update.reload")}</button>
             </div>
         </Show>
         {move || error.get().map(|e| view! {
             <div class="banner error" role="alert" data-testid="link-error">
-                <span>{format!("This link could not be opened: {e}. Nothing was changed; pick a game to play.")}</span>
-                <button on:click=move |_| error.set(None) aria-label="dismiss">"✕"</button>
+                <span>{move || t!(lang.get(), "link.error", problem = e.describe(lang.get()))}</span>
+                <button on:click=move |_| error.set(None) aria-label=move || t!(lang.get(), "common.dismiss")>"✕"</button>
             </div>
         })}
         <main>{body}</main>
@@ -324,50 +322,55 @@ pub fn App() -> impl IntoView {
 fn ModeBar(setup: Setup) -> impl IntoView {
     let settings = expect_context::<RwSignal<Settings>>();
     let nav = expect_context::<Nav>();
+    let lang = use_lang();
     let kind = setup.game.kind();
     let opp = setup.opponent;
     let restart = move |f: &dyn Fn(&mut Settings)| {
         settings.update(|s| f(s));
         nav.new_game(kind);
     };
-    let side_name = move |side: Side| match kind {
-        GameKind::Ataxx => <Ataxx as UiGame>::side_name(side),
-        GameKind::Stones => <Stones as UiGame>::side_name(side),
-        GameKind::Mill => <Mill as UiGame>::side_name(side),
+    let side_name = move |lang: Lang, side: Side| match kind {
+        GameKind::Ataxx => <Ataxx as UiGame>::side_name(lang, side),
+        GameKind::Stones => <Stones as UiGame>::side_name(lang, side),
+        GameKind::Mill => <Mill as UiGame>::side_name(lang, side),
     };
     view! {
         <div class="setup-bar">
             <label>
-                "Mode "
-                <select data-testid="mode" aria-label="mode"
+                {move || t!(lang.get(), "mode.label")}" "
+                <select data-testid="mode" aria-label=move || t!(lang.get(), "mode.label")
                     on:change=move |ev| { let c = event_target_value(&ev) == "computer"; restart(&move |s| s.vs_computer = c) }>
-                    <option value="local" selected=opp.is_none()>"Two players"</option>
-                    <option value="computer" selected=opp.is_some()>"Against the computer"</option>
+                    <option value="local" selected=opp.is_none()>{move || t!(lang.get(), "mode.two_players")}</option>
+                    <option value="computer" selected=opp.is_some()>{move || t!(lang.get(), "mode.computer")}</option>
                 </select>
             </label>
             {opp.map(|o| view! {
                 <label>
-                    "Level "
-                    <select data-testid="level" aria-label="computer level"
+                    {move || t!(lang.get(), "mode.level")}" "
+                    <select data-testid="level" aria-label=move || t!(lang.get(), "mode.level_aria")
                         on:change=move |ev| {
                             if let Ok(l) = event_target_value(&ev).parse::<Level>() {
                                 restart(&move |s| s.level = l)
                             }
                         }>
                         {Level::ALL.iter().map(|&l| view! {
-                            <option value=l.slug() selected=l == o.level>{l.name()}</option>
+                            <option value=l.slug() selected=l == o.level>{move || level_name(lang.get(), l)}</option>
                         }).collect_view()}
                     </select>
                 </label>
                 <label>
-                    "You play "
-                    <select data-testid="side" aria-label="your side"
+                    {move || t!(lang.get(), "mode.you_play")}" "
+                    <select data-testid="side" aria-label=move || t!(lang.get(), "mode.side_aria")
                         on:change=move |ev| {
                             let side = if event_target_value(&ev) == "second" { Side::Second } else { Side::First };
                             restart(&move |s| s.human_side = side)
                         }>
-                        <option value="first" selected=o.side == Side::Second>{side_name(Side::First)}" (first)"</option>
-                        <option value="second" selected=o.side == Side::First>{side_name(Side::Second)}" (second)"</option>
+                        <option value="first" selected=o.side == Side::Second>
+                            {move || t!(lang.get(), "mode.side_first", side = side_name(lang.get(), Side::First))}
+                        </option>
+                        <option value="second" selected=o.side == Side::First>
+                            {move || t!(lang.get(), "mode.side_second", side = side_name(lang.get(), Side::Second))}
+                        </option>
                     </select>
                 </label>
             })}

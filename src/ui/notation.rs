@@ -10,6 +10,7 @@
 //! Mill accepts Sanmill's move lists (`a1-a4xd7`, or `xd7` on its own).
 
 use super::games::UiGame;
+use super::words::Problem;
 use crate::games::Record;
 
 /// The text of a game.
@@ -49,7 +50,7 @@ pub fn export<G: UiGame>(record: &Record<G>) -> String {
 
 /// Reads a game in the text form, under `rules`; the error names the
 /// line or move that is wrong.
-pub fn import<G: UiGame>(text: &str, rules: &G::Rules) -> Result<Record<G>, String> {
+pub fn import<G: UiGame>(text: &str, rules: &G::Rules) -> Result<Record<G>, Problem> {
     let mut start = None;
     let mut moves = Vec::new();
     for line in text.lines() {
@@ -58,13 +59,11 @@ pub fn import<G: UiGame>(text: &str, rules: &G::Rules) -> Result<Record<G>, Stri
             let (name, value) = tag
                 .trim_end_matches(']')
                 .split_once(' ')
-                .ok_or_else(|| format!("unreadable header line: {line}"))?;
+                .ok_or_else(|| Problem::Header(line.to_string()))?;
             let value = value.trim().trim_matches('"');
             match name {
                 "Game" if value != G::KIND.title() && value != G::KIND.slug() => {
-                    return Err(format!(
-                        "this is a {value} game: pick {value} first to import it"
-                    ));
+                    return Err(Problem::WrongGame(value.to_string()));
                 }
                 "Start" => start = Some(value.to_string()),
                 _ => {}
@@ -91,8 +90,8 @@ pub fn import<G: UiGame>(text: &str, rules: &G::Rules) -> Result<Record<G>, Stri
         }
     }
     let pos = match start {
-        Some(text) => G::from_text(&text, rules).map_err(|e| e.to_string())?,
+        Some(text) => G::from_text(&text, rules).map_err(|_| Problem::BadPosition(text))?,
         None => G::start(rules),
     };
-    Record::from_moves(pos, moves).map_err(|e| e.to_string())
+    Ok(Record::from_moves(pos, moves)?)
 }

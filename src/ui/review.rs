@@ -9,9 +9,11 @@ use leptos::prelude::*;
 use super::ai::Ai;
 use super::game::format_score;
 use super::games::UiGame;
+use super::words::use_lang;
 use crate::ai::{Level, MATE_BOUND};
 use crate::games::{Record, Side};
 use crate::protocol::{Request, Response};
+use crate::t;
 
 /// Thinking time per position.
 const PER_POSITION_MS: u64 = 250;
@@ -56,6 +58,7 @@ pub fn Review<G: UiGame>(
     viewing: RwSignal<Option<usize>>,
 ) -> impl IntoView {
     let ai = expect_context::<Ai>();
+    let lang = use_lang();
     // Evaluations from the first player's side, one per position (start = 0).
     let evals = RwSignal::new(Vec::<i32>::new());
     let running = RwSignal::new(false);
@@ -184,6 +187,7 @@ pub fn Review<G: UiGame>(
         viewing.set((ply < total).then_some(ply));
     };
     let mistakes = move || {
+        let lang = lang.get();
         let e = evals.get();
         let done = e.len() == total + 1;
         let worst = movers.with_value(|m| worst_moves(&e, m));
@@ -192,16 +196,23 @@ pub fn Review<G: UiGame>(
                 .iter()
                 .map(|&(ply, drop)| {
                     let mv = g.moves()[ply - 1];
-                    let who = G::side_name(g.position_at(ply - 1).side_to_move());
+                    let who = G::side_name(lang, g.position_at(ply - 1).side_to_move());
                     (
                         ply,
-                        format!("move {ply}: {who} {mv} ({})", format_score(-drop)),
+                        t!(
+                            lang,
+                            "review.mistake",
+                            n = ply,
+                            side = who,
+                            move = mv,
+                            score = format_score(lang, -drop)
+                        ),
                     )
                 })
                 .collect::<Vec<_>>()
         });
         if done && text.is_empty() {
-            view! { <li>"No big mistakes."</li> }.into_any()
+            view! { <li>{t!(lang, "review.no_mistakes")}</li> }.into_any()
         } else {
             text.into_iter()
                 .map(|(ply, t)| view! { <li><button class="link" on:click=move |_| viewing.set(Some(ply))>{t}</button></li> })
@@ -210,20 +221,20 @@ pub fn Review<G: UiGame>(
         }
     };
     view! {
-        <section class="review" aria-label="review">
+        <section class="review" aria-label=move || t!(lang.get(), "review.title")>
             <div class="review-head">
-                <h3>"Review"</h3>
+                <h3>{move || t!(lang.get(), "review.title")}</h3>
                 <button on:click=start data-testid="analyse" disabled=move || running.get()>
                     {move || if running.get() {
-                        format!("Analysing {}/{}…", evals.with(Vec::len), total + 1)
+                        t!(lang.get(), "review.analysing", done = evals.with(Vec::len), total = total + 1)
                     } else {
-                        "Analyse the game".to_string()
+                        t!(lang.get(), "review.analyse").to_string()
                     }}
                 </button>
             </div>
             <Show when=move || !evals.with(Vec::is_empty)>
                 <svg class="review-graph" viewBox=format!("0 0 {w} {h}") preserveAspectRatio="none"
-                     role="img" aria-label="evaluation after each move, from the first player's side"
+                     role="img" aria-label=move || t!(lang.get(), "review.graph_aria")
                      on:click=on_graph_click data-testid="review-graph">
                     {graph}
                 </svg>

@@ -1,12 +1,53 @@
 //! The settings panel, and what settings do to the page: they are saved on
 //! every change, the theme and motion preference go on the root element
-//! (`data-theme`, `data-motion`) where the stylesheet reads them.
+//! (`data-theme`, `data-motion`) where the stylesheet reads them, and the
+//! language on `<html lang dir>`.
 
 use leptos::prelude::*;
 use wasm_bindgen::prelude::*;
 
-use super::game::CLOCK_CHOICES;
+use super::game::{clock_choice_label, CLOCK_CHOICES};
 use super::store::{self, Settings, Theme};
+use super::words::use_lang;
+use crate::i18n::Lang;
+use crate::t;
+
+/// The language the browser prefers, among the page's (`navigator.languages`).
+pub fn browser_lang() -> Lang {
+    let tags: Vec<String> = web_sys::window()
+        .map(|w| {
+            let list = w.navigator().languages();
+            let mut tags: Vec<String> = list.iter().filter_map(|v| v.as_string()).collect();
+            if tags.is_empty() {
+                tags.extend(w.navigator().language());
+            }
+            tags
+        })
+        .unwrap_or_default();
+    Lang::from_browser(tags.iter().map(String::as_str))
+}
+
+/// The page's language: the one chosen in the settings, or else the
+/// browser's.
+pub fn language(settings: RwSignal<Settings>) -> Signal<Lang> {
+    let browser = browser_lang();
+    Memo::new(move |_| settings.with(|s| s.lang).unwrap_or(browser)).into()
+}
+
+/// Keeps `<html lang dir>` and the page description in the page's language.
+pub fn apply_language(lang: Signal<Lang>) {
+    Effect::new(move |_| {
+        let lang = lang.get();
+        set_root_attr("lang", lang.code());
+        set_root_attr("dir", lang.dir());
+        let meta = web_sys::window()
+            .and_then(|w| w.document())
+            .and_then(|d| d.query_selector("meta[name=description]").ok().flatten());
+        if let Some(meta) = meta {
+            let _ = meta.set_attribute("content", t!(lang, "page.description"));
+        }
+    });
+}
 
 /// Whether the system asks for a dark theme.
 fn system_dark() -> bool {
@@ -58,13 +99,14 @@ pub fn apply_effects(settings: RwSignal<Settings>) {
 #[component]
 pub fn SettingsPanel(on_close: Callback<()>) -> impl IntoView {
     let settings = expect_context::<RwSignal<Settings>>();
-    let toggle = move |label: &'static str,
+    let lang = use_lang();
+    let toggle = move |label: fn(Lang) -> &'static str,
                        id: &'static str,
                        get: fn(&Settings) -> bool,
                        set: fn(&mut Settings, bool)| {
         view! {
             <label class="opt" for=id>
-                <span>{label}</span>
+                <span>{move || label(lang.get())}</span>
                 <input type="checkbox" id=id data-testid=id
                     prop:checked=move || settings.with(get)
                     on:change=move |ev| settings.update(|s| set(s, event_target_checked(&ev)))/>
@@ -72,11 +114,24 @@ pub fn SettingsPanel(on_close: Callback<()>) -> impl IntoView {
         }
     };
     view! {
-        <div class="settings-panel" role="dialog" aria-label="settings" data-testid="settings-panel"
+        <div class="settings-panel" role="dialog" aria-label=move || t!(lang.get(), "nav.settings") data-testid="settings-panel"
              on:keydown=move |ev: web_sys::KeyboardEvent| if ev.key() == "Escape" { on_close.run(()) }>
-            <h2>"Settings"</h2>
+            <h2>{move || t!(lang.get(), "nav.settings")}</h2>
+            // Every language in its own name, all in view: whoever cannot
+            // read the current one still finds theirs.
+            <fieldset class="langs" data-testid="set-lang">
+                <legend>{move || t!(lang.get(), "settings.language")}</legend>
+                {Lang::ALL.iter().map(|&l| view! {
+                    <label class="lang-choice" lang=l.code()>
+                        <input type="radio" name="lang" value=l.code() data-testid=format!("set-lang-{}", l.code())
+                            prop:checked=move || lang.get() == l
+                            on:change=move |_| settings.update(|s| s.lang = Some(l))/>
+                        <span>{l.name()}</span>
+                    </label>
+                }).collect_view()}
+            </fieldset>
             <label class="opt" for="set-clock">
-                <span>"Move clock for new games"</span>
+                <span>{move || t!(lang.get(), "settings.clock")}</span>
                 <select id="set-clock" data-testid="set-clock"
                     on:change=move |ev| {
                         if let Ok(v) = event_target_value(&ev).parse::<u32>() {
@@ -85,13 +140,13 @@ pub fn SettingsPanel(on_close: Callback<()>) -> impl IntoView {
                     }>
                     {CLOCK_CHOICES.iter().map(|&c| view! {
                         <option value=c.to_string() selected=move || settings.with(|s| s.clock_secs) == c>
-                            {if c == 0 { "off".to_string() } else { format!("{c} s") }}
+                            {move || clock_choice_label(lang.get(), c)}
                         </option>
                     }).collect_view()}
                 </select>
             </label>
             <label class="opt" for="set-theme">
-                <span>"Theme"</span>
+                <span>{move || t!(lang.get(), "settings.theme")}</span>
                 <select id="set-theme" data-testid="set-theme"
                     on:change=move |ev| {
                         let t = match event_target_value(&ev).as_str() {
@@ -101,17 +156,17 @@ pub fn SettingsPanel(on_close: Callback<()>) -> impl IntoView {
                         };
                         settings.update(|s| s.theme = t);
                     }>
-                    <option value="system" selected=move || settings.with(|s| s.theme == Theme::System)>"as the system"</option>
-                    <option value="light" selected=move || settings.with(|s| s.theme == Theme::Light)>"light"</option>
-                    <option value="dark" selected=move || settings.with(|s| s.theme == Theme::Dark)>"dark"</option>
+                    <option value="system" selected=move || settings.with(|s| s.theme == Theme::System)>{move || t!(lang.get(), "settings.theme_system")}</option>
+                    <option value="light" selected=move || settings.with(|s| s.theme == Theme::Light)>{move || t!(lang.get(), "settings.theme_light")}</option>
+                    <option value="dark" selected=move || settings.with(|s| s.theme == Theme::Dark)>{move || t!(lang.get(), "settings.theme_dark")}</option>
                 </select>
             </label>
-            {toggle("Sounds", "set-sounds", |s| s.sounds, |s, v| s.sounds = v)}
-            {toggle("Animations", "set-animations", |s| s.animations, |s, v| s.animations = v)}
-            {toggle("Show legal-move hints", "set-hints", |s| s.hints, |s, v| s.hints = v)}
-            {toggle("Turn the board round", "set-flip", |s| s.flip_board, |s, v| s.flip_board = v)}
-            <p class="muted">"Animations also stay off when the system asks for reduced motion. Settings are kept on this device."</p>
-            <button class="primary" data-testid="close-settings" on:click=move |_| on_close.run(())>"Done"</button>
+            {toggle(|l| t!(l, "settings.sounds"), "set-sounds", |s| s.sounds, |s, v| s.sounds = v)}
+            {toggle(|l| t!(l, "settings.animations"), "set-animations", |s| s.animations, |s, v| s.animations = v)}
+            {toggle(|l| t!(l, "settings.hints"), "set-hints", |s| s.hints, |s, v| s.hints = v)}
+            {toggle(|l| t!(l, "settings.flip"), "set-flip", |s| s.flip_board, |s, v| s.flip_board = v)}
+            <p class="muted">{move || t!(lang.get(), "settings.note")}</p>
+            <button class="primary" data-testid="close-settings" on:click=move |_| on_close.run(())>{move || t!(lang.get(), "settings.done")}</button>
         </div>
     }
 }

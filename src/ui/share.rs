@@ -4,8 +4,11 @@
 use leptos::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 
+use super::words::Text;
+use crate::t;
+
 /// Copies `location.href` and reports the result in `notice`.
-pub fn copy_location(notice: RwSignal<String>) {
+pub fn copy_location(notice: RwSignal<Option<Text>>) {
     let Some(window) = web_sys::window() else {
         return;
     };
@@ -15,8 +18,10 @@ pub fn copy_location(notice: RwSignal<String>) {
     let promise = window.navigator().clipboard().write_text(&href);
     leptos::task::spawn_local(async move {
         match JsFuture::from(promise).await {
-            Ok(_) => notice.set("Link copied: it opens this game, rules and position.".to_string()),
-            Err(_) => notice.set(format!("Copy this link to share the game: {href}")),
+            Ok(_) => notice.set(Some(Text::new(|l| t!(l, "notice.link_copied").to_string()))),
+            Err(_) => notice.set(Some(Text::new(move |l| {
+                t!(l, "notice.copy_link", link = href)
+            }))),
         }
     });
 }

@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 use crate::ai::Level;
 use crate::games::mill::MillRules;
 use crate::games::{GameKind, Outcome, Side};
+use crate::i18n::Lang;
 
 const SETTINGS: &str = "stoneplay.settings";
 const GAMES: &str = "stoneplay.games";
@@ -70,6 +71,9 @@ pub struct Settings {
     pub theme: Theme,
     /// Show legal-move hints when a piece is selected.
     pub hints: bool,
+    /// The page's language; `None` until the player picks one, meaning
+    /// "as the browser prefers" (see [`Lang::from_browser`]).
+    pub lang: Option<Lang>,
 }
 
 impl Default for Settings {
@@ -85,6 +89,7 @@ impl Default for Settings {
             flip_board: false,
             theme: Theme::System,
             hints: true,
+            lang: None,
         }
     }
 }
@@ -99,7 +104,8 @@ pub fn save_settings(s: &Settings) {
     save(SETTINGS, s);
 }
 
-/// A game kept for resuming: its link and the clock when last seen.
+/// A game kept for resuming: its link and the clock when last seen. Only
+/// data, no words: the recent list words it in the language of the day.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SavedGame {
     /// Identifies the game across saves (random, made when it starts).
@@ -111,12 +117,10 @@ pub struct SavedGame {
     pub clock_left_ms: Option<f64>,
     /// Moves played.
     pub plies: usize,
-    /// The result line when the game is over.
-    pub result: Option<String>,
+    /// How the game ended, once it is over (a timeout is not in the link).
+    pub outcome: Option<Outcome>,
     /// `Date.now()` of the last change.
     pub updated: f64,
-    /// "vs Master" or "two players".
-    pub mode: String,
 }
 
 /// The saved games, most recent first.

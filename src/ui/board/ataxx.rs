@@ -6,15 +6,18 @@
 
 use leptos::prelude::*;
 
-use super::{has, select_and_move, BoardInput, BoardProps, Grid, CELL};
+use super::{has, select_and_move, spot_label, BoardInput, BoardProps, Grid, CELL};
 use crate::games::ataxx::{square_name, Ataxx, AtaxxMove, Square};
 use crate::games::{Game, Record, Side};
+use crate::i18n::Lang;
+use crate::t;
+use crate::ui::words::use_lang;
 
 /// Human name of a side in Territory Duel.
-pub fn side_name(side: Side) -> &'static str {
+pub fn side_name(lang: Lang, side: Side) -> &'static str {
     match side {
-        Side::First => "X",
-        Side::Second => "O",
+        Side::First => t!(lang, "side.x"),
+        Side::Second => t!(lang, "side.o"),
     }
 }
 
@@ -66,6 +69,7 @@ pub fn AtaxxBoard(props: BoardProps<Ataxx>) -> impl IntoView {
         on_move,
         flipped,
     } = props;
+    let lang = use_lang();
     let grid = Grid { n: 7, flipped };
     let input = BoardInput::new(grid.size(), grid.size(), record);
     let selected = input.selected;
@@ -117,26 +121,25 @@ pub fn AtaxxBoard(props: BoardProps<Ataxx>) -> impl IntoView {
             };
             let label_name = name.clone();
             let label = move || {
+                let lang = lang.get();
                 let (clone_t, jump_t) = targets.get();
                 let what = record.with(|r| {
                     let p = r.position();
                     match (p.is_gap(sq), p.piece_at(sq)) {
-                        (true, _) => "blocked".to_string(),
-                        (false, Some(s)) => format!("{} piece", side_name(s)),
-                        (false, None) => "empty".to_string(),
+                        (true, _) => t!(lang, "spot.blocked").to_string(),
+                        (false, Some(s)) => t!(lang, "spot.piece", side = side_name(lang, s)),
+                        (false, None) => t!(lang, "spot.empty").to_string(),
                     }
                 });
-                let mut l = format!("{label_name}, {what}");
-                if selected.get() == Some(sq) {
-                    l.push_str(", selected");
-                }
-                if has(clone_t, sq) {
-                    l.push_str(", clone here");
-                }
-                if has(jump_t, sq) {
-                    l.push_str(", jump here");
-                }
-                l
+                spot_label(
+                    &label_name,
+                    what,
+                    [
+                        (selected.get() == Some(sq), t!(lang, "spot.selected")),
+                        (has(clone_t, sq), t!(lang, "spot.clone_here")),
+                        (has(jump_t, sq), t!(lang, "spot.jump_here")),
+                    ],
+                )
             };
             let piece = move || {
                 let owner = record.with(|r| r.position().piece_at(sq))?;
@@ -183,7 +186,7 @@ pub fn AtaxxBoard(props: BoardProps<Ataxx>) -> impl IntoView {
     input.grid_svg(
         grid,
         "ataxx-board",
-        "Territory Duel board",
+        Signal::derive(move || t!(lang.get(), "board.ataxx")),
         press,
         drop_on,
         squares,

@@ -10,10 +10,12 @@
 
 use leptos::prelude::*;
 
-use super::{BoardInput, BoardProps, CELL};
+use super::{spot_label, BoardInput, BoardProps, CELL};
 use crate::games::mill::{lines, point_coords, point_name, Mill, MillMove, Point, POINTS};
 use crate::games::{Game, Record, Side};
+use crate::t;
 use crate::ui::games::UiGame;
+use crate::ui::words::use_lang;
 
 /// Height of each hand row above and below the board.
 const HAND: f64 = 80.0;
@@ -102,6 +104,7 @@ pub fn MillBoard(props: BoardProps<Mill>) -> impl IntoView {
         on_move,
         flipped,
     } = props;
+    let lang = use_lang();
     let centre = move |p: Point| centre(p, flipped);
     let hit = move |x: f64, y: f64| hit(x, y, flipped);
     let height = BOARD + 2.0 * HAND;
@@ -212,30 +215,29 @@ pub fn MillBoard(props: BoardProps<Mill>) -> impl IntoView {
                 c
             };
             let label = move || {
+                let lang = lang.get();
                 let pos = record.with(|r| *r.position());
-                let mut l = format!(
-                    "{name}, {}",
-                    match pos.piece_at(p) {
-                        Some(s) => format!("{} piece", <Mill as UiGame>::side_name(s)),
-                        None if pos.is_marked(p) => "marked, cannot place here yet".to_string(),
-                        None => "empty".to_string(),
-                    }
-                );
-                if selected.get() == Some(p) {
-                    l.push_str(", selected");
-                }
-                legal.with(|moves| {
-                    if moves.contains(&MillMove::Place(p)) {
-                        l.push_str(", place here");
-                    }
-                    if moves.contains(&MillMove::Remove(p)) {
-                        l.push_str(", can be removed");
-                    }
+                let what = match pos.piece_at(p) {
+                    Some(s) => t!(lang, "spot.piece", side = <Mill as UiGame>::side_name(lang, s)),
+                    None if pos.is_marked(p) => t!(lang, "spot.marked").to_string(),
+                    None => t!(lang, "spot.empty").to_string(),
+                };
+                let (place, remove) = legal.with(|moves| {
+                    (
+                        moves.contains(&MillMove::Place(p)),
+                        moves.contains(&MillMove::Remove(p)),
+                    )
                 });
-                if slide_targets.get().contains(&p) {
-                    l.push_str(", move here");
-                }
-                l
+                spot_label(
+                    name,
+                    what,
+                    [
+                        (selected.get() == Some(p), t!(lang, "spot.selected")),
+                        (place, t!(lang, "spot.place_here")),
+                        (remove, t!(lang, "spot.can_be_removed")),
+                        (slide_targets.get().contains(&p), t!(lang, "spot.move_here")),
+                    ],
+                )
             };
             let piece = move || {
                 let side = record.with(|r| r.position().piece_at(p))?;
@@ -323,7 +325,7 @@ pub fn MillBoard(props: BoardProps<Mill>) -> impl IntoView {
             (n == 0).then(|| {
                 view! {
                     <text class="hand-empty" x=BOARD / 2.0 y=y text-anchor="middle">
-                        {format!("{}: all pieces placed", <Mill as UiGame>::side_name(side))}
+                        {move || t!(lang.get(), "mill.hand_empty", side = <Mill as UiGame>::side_name(lang.get(), side))}
                     </text>
                 }
             })
@@ -360,7 +362,7 @@ pub fn MillBoard(props: BoardProps<Mill>) -> impl IntoView {
     };
     input.svg(
         "mill-board",
-        "Mill board",
+        Signal::derive(move || t!(lang.get(), "board.mill")),
         hit,
         press,
         drop_on,

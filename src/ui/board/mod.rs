@@ -245,7 +245,7 @@ impl BoardInput {
     pub fn svg(
         self,
         class: &'static str,
-        label: &'static str,
+        label: Signal<&'static str>,
         hit: impl Fn(f64, f64) -> Option<u8> + Copy + 'static,
         press: impl Fn(u8) -> bool + Copy + 'static,
         drop_on: impl Fn(u8, u8) + Copy + 'static,
@@ -325,7 +325,7 @@ impl BoardInput {
         self,
         grid: Grid,
         class: &'static str,
-        label: &'static str,
+        label: Signal<&'static str>,
         press: impl Fn(u8) -> bool + Copy + 'static,
         drop_on: impl Fn(u8, u8) + Copy + 'static,
         squares: impl IntoView + 'static,
@@ -348,6 +348,23 @@ impl BoardInput {
             ),
         )
     }
+}
+
+/// A square's or point's spoken label: its name, what is on it, then each
+/// part whose condition holds, joined by commas ("b7, empty, clone here").
+pub fn spot_label<S: AsRef<str>>(
+    name: &str,
+    what: String,
+    parts: impl IntoIterator<Item = (bool, S)>,
+) -> String {
+    let mut label = format!("{name}, {what}");
+    for (on, part) in parts {
+        if on {
+            label.push_str(", ");
+            label.push_str(part.as_ref());
+        }
+    }
+    label
 }
 
 /// An `n`×`n` board of squares numbered `rank * n + file`, rank 1 at the

@@ -8,10 +8,12 @@
 
 use leptos::prelude::*;
 
-use super::{select_and_move, BoardInput, BoardProps, Grid, CELL};
+use super::{select_and_move, spot_label, BoardInput, BoardProps, Grid, CELL};
 use crate::games::stones::{square_name, Square, Stones, StonesMove};
 use crate::games::{Game, Record, Side};
+use crate::t;
 use crate::ui::games::UiGame;
+use crate::ui::words::use_lang;
 
 /// The move of the stone on `from` that ends on `to`, if there is one (a
 /// stone never has two moves to one square).
@@ -34,6 +36,7 @@ pub fn StonesBoard(props: BoardProps<Stones>) -> impl IntoView {
         on_move,
         flipped,
     } = props;
+    let lang = use_lang();
     let grid = Grid { n: 8, flipped };
     let input = BoardInput::new(grid.size(), grid.size(), record);
     let selected = input.selected;
@@ -91,26 +94,31 @@ pub fn StonesBoard(props: BoardProps<Stones>) -> impl IntoView {
             };
             let label_name = name.clone();
             let label = move || {
+                let lang = lang.get();
                 let what = match record.with(|r| r.position().stone_at(sq)) {
-                    Some((side, pinned)) => format!(
-                        "{} stone, {}",
-                        <Stones as UiGame>::side_name(side),
-                        if pinned { "pinned" } else { "free" }
-                    ),
-                    None => "empty".to_string(),
-                };
-                let mut l = format!("{label_name}, {what}");
-                let opts = options.get();
-                if selected.get() == Some(sq) {
-                    l.push_str(", selected");
-                }
-                if let Some(m) = opts.iter().find(|m| m.to == sq) {
-                    match m.jumped {
-                        Some(j) => l.push_str(&format!(", jump over {} to here", square_name(j))),
-                        None => l.push_str(", slide here"),
+                    Some((side, pinned)) => {
+                        let side = <Stones as UiGame>::side_name(lang, side);
+                        if pinned {
+                            t!(lang, "spot.stone_pinned", side = side)
+                        } else {
+                            t!(lang, "spot.stone_free", side = side)
+                        }
                     }
-                }
-                l
+                    None => t!(lang, "spot.empty").to_string(),
+                };
+                let opts = options.get();
+                let target = opts.iter().find(|m| m.to == sq).map(|m| match m.jumped {
+                    Some(j) => t!(lang, "spot.jump_over", over = square_name(j)),
+                    None => t!(lang, "spot.slide_here").to_string(),
+                });
+                spot_label(
+                    &label_name,
+                    what,
+                    [
+                        (selected.get() == Some(sq), t!(lang, "spot.selected").to_string()),
+                        (target.is_some(), target.unwrap_or_default()),
+                    ],
+                )
             };
             let stone = move || {
                 let (side, pinned) = record.with(|r| r.position().stone_at(sq))?;
@@ -162,7 +170,7 @@ pub fn StonesBoard(props: BoardProps<Stones>) -> impl IntoView {
     input.grid_svg(
         grid,
         "stones-board",
-        "Stones! board",
+        Signal::derive(move || t!(lang.get(), "board.stones")),
         press,
         drop_on,
         squares,

@@ -1,0 +1,286 @@
+//! The page's languages: one text table per language, looked up by key.
+//!
+//! Each language is a plain text file next to this module (`en.txt`,
+//! `tr.txt`, …) embedded with `include_str!` and parsed once on first use.
+//! The format (see `en.txt`'s header and the README):
+//!
+//! ```text
+//! # a comment (only at the start of a line)
+//! home.recent = Recent games
+//! move.flips.one = {side} clones to {to}, flips {n} piece
+//! rules.ataxx.s1.p2 = A long paragraph can go on
+//!     on indented lines; they are joined with single spaces.
+//! ```
+//!
+//! English is the reference: every language has exactly its keys, and a
+//! key missing at run time falls back to English, then to the key itself,
+//! never to a panic. Code asks for text with the macros [`t!`](crate::t),
+//! [`tn!`](crate::tn) (plural) and [`key!`](crate::key) (a key chosen by a
+//! `match`), always with a literal key, so `tests/i18n.rs` can find every key
+//! the code uses. The games layer knows nothing of this: the page maps its
+//! enums and errors to keys.
+
+mod parse;
+
+use std::fmt::Display;
+use std::sync::OnceLock;
+
+pub use parse::{parse, placeholders, Table};
+
+/// A language of the page.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+pub enum Lang {
+    #[serde(rename = "en")]
+    En,
+    #[serde(rename = "tr")]
+    Tr,
+    #[serde(rename = "af")]
+    Af,
+    #[serde(rename = "mr")]
+    Mr,
+    #[serde(rename = "uz")]
+    Uz,
+}
+
+impl Lang {
+    /// Every language, in the order the settings list them.
+    pub const ALL: [Lang; 5] = [Lang::En, Lang::Tr, Lang::Af, Lang::Mr, Lang::Uz];
+
+    /// The BCP 47 code, for `<html lang>` and the settings.
+    pub const fn code(self) -> &'static str {
+        match self {
+            Lang::En => "en",
+            Lang::Tr => "tr",
+            Lang::Af => "af",
+            Lang::Mr => "mr",
+            Lang::Uz => "uz",
+        }
+    }
+
+    /// The language's name in itself, as the language picker shows it
+    /// (Uzbek in Latin script, like its table).
+    pub const fn name(self) -> &'static str {
+        match self {
+            Lang::En => "English",
+            Lang::Tr => "Türkçe",
+            Lang::Af => "Afrikaans",
+            Lang::Mr => "मराठी",
+            Lang::Uz => "Oʻzbekcha",
+        }
+    }
+
+    /// Writing direction for `<html dir>`: all five are left to right.
+    pub const fn dir(self) -> &'static str {
+        "ltr"
+    }
+
+    /// The language with this code (`"tr"`), if the page has it.
+    pub fn from_code(code: &str) -> Option<Lang> {
+        Lang::ALL.into_iter().find(|l| l.code() == code)
+    }
+
+    /// The language for a browser's preference list (`navigator.languages`,
+    /// most wanted first): the first tag whose primary subtag the page
+    /// speaks (`tr-TR` → Turkish, `uz-Cyrl` → Uzbek), otherwise English.
+    pub fn from_browser<'a>(tags: impl IntoIterator<Item = &'a str>) -> Lang {
+        tags.into_iter()
+            .find_map(|tag| {
+                let primary = tag.split(['-', '_']).next()?.trim().to_ascii_lowercase();
+                Lang::from_code(&primary)
+            })
+            .unwrap_or(Lang::En)
+    }
+
+    /// The raw table file of this language.
+    pub fn source(self) -> &'static str {
+        match self {
+            Lang::En => include_str!("en.txt"),
+            Lang::Tr => include_str!("tr.txt"),
+            Lang::Af => include_str!("af.txt"),
+            Lang::Mr => include_str!("mr.txt"),
+            Lang::Uz => include_str!("uz.txt"),
+        }
+    }
+
+    /// The table's file name, for messages.
+    pub fn file(self) -> String {
+        format!("src/i18n/{}.txt", self.code())
+    }
+
+    fn index(self) -> usize {
+        self as usize
+    }
+}
+
+/// The parsed table of a language (parsed on first use, then kept).
+pub fn table(lang: Lang) -> &'static Table {
+    static TABLES: [OnceLock<Table>; 5] = [const { OnceLock::new() }; 5];
+    TABLES[lang.index()].get_or_init(|| parse(lang.source()))
+}
+
+/// The text of `key` in `lang`, or `None` when neither `lang` nor English
+/// has it. For keys built at run time (the rules pages).
+pub fn lookup(lang: Lang, key: &str) -> Option<&'static str> {
+    table(lang).get(key).or_else(|| table(Lang::En).get(key))
+}
+
+/// The text of `key` in `lang`, falling back to English, then to the key
+/// itself (marked in debug builds) so a missing key shows, never panics.
+pub fn text(lang: Lang, key: &'static str) -> &'static str {
+    match lookup(lang, key) {
+        Some(t) => t,
+        None if cfg!(debug_assertions) => missing(key),
+        None => key,
+    }
+}
+
+/// "⟦key⟧", leaked once per missing key (debug builds only).
+fn missing(key: &'static str) -> &'static str {
+    use std::sync::Mutex;
+    static SEEN: Mutex<Vec<(&'static str, &'static str)>> = Mutex::new(Vec::new());
+    let Ok(mut seen) = SEEN.lock() else {
+        return key;
+    };
+    if let Some((_, shown)) = seen.iter().find(|(k, _)| *k == key) {
+        return shown;
+    }
+    let shown: &'static str = Box::leak(format!("⟦{key}⟧").into_boxed_str());
+    seen.push((key, shown));
+    shown
+}
+
+/// The plural form of a counted text: the `.one` key for 1, `.other`
+/// otherwise (the rule of all five languages for whole numbers).
+pub fn plural(lang: Lang, one: &'static str, other: &'static str, n: u64) -> &'static str {
+    text(lang, if n == 1 { one } else { other })
+}
+
+/// `template` with each `{name}` replaced by its value; unknown or
+/// unmatched braces are left as they are.
+pub fn fill(template: &str, args: &[(&str, &dyn Display)]) -> String {
+    let mut out = String::with_capacity(template.len() + 16);
+    let mut rest = template;
+    while let Some(open) = rest.find('{') {
+        out.push_str(&rest[..open]);
+        let after = &rest[open + 1..];
+        match after.find('}') {
+            Some(close) => {
+                let name = &after[..close];
+                match args.iter().find(|(n, _)| *n == name) {
+                    Some((_, value)) => out.push_str(&value.to_string()),
+                    None => out.push_str(&rest[open..open + close + 2]),
+                }
+                rest = &after[close + 1..];
+            }
+            None => {
+                out.push_str(&rest[open..]);
+                rest = "";
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// The text of a key in a language: `t!(lang, "home.play")` gives a
+/// `&'static str`; with values, `t!(lang, "status.to_move", side = name)`
+/// fills the `{side}` placeholder and gives a `String`. The key must be a
+/// literal (tests/i18n.rs finds the keys in the source).
+#[macro_export]
+macro_rules! t {
+    ($lang:expr, $key:literal) => {
+        $crate::i18n::text($lang, $key)
+    };
+    ($lang:expr, $key:literal, $($name:ident = $value:expr),+ $(,)?) => {
+        $crate::i18n::fill(
+            $crate::i18n::text($lang, $key),
+            &[$((stringify!($name), &$value as &dyn ::std::fmt::Display)),+],
+        )
+    };
+}
+
+/// A counted text: `tn!(lang, "import.ok", n)` uses `import.ok.one` when
+/// `n` is 1 and `import.ok.other` otherwise, filling `{n}` and any other
+/// named values. Gives a `String`.
+#[macro_export]
+macro_rules! tn {
+    ($lang:expr, $key:literal, $n:expr $(, $name:ident = $value:expr)* $(,)?) => {{
+        let n = $n;
+        $crate::i18n::fill(
+            $crate::i18n::plural($lang, concat!($key, ".one"), concat!($key, ".other"), n as u64),
+            &[("n", &n as &dyn ::std::fmt::Display) $(, (stringify!($name), &$value as &dyn ::std::fmt::Display))*],
+        )
+    }};
+}
+
+/// A key chosen in code, e.g. by a `match`, and looked up later with
+/// [`text`]: `key!("level.master")` is just the literal, marked so that
+/// tests/i18n.rs counts it as used.
+#[macro_export]
+macro_rules! key {
+    ($key:literal) => {
+        $key
+    };
+}
+
+/// One section of a rules page: the keys of its heading, paragraphs and
+/// bullet points, in order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RulesSection {
+    pub heading: String,
+    pub paragraphs: Vec<String>,
+    pub bullets: Vec<String>,
+}
+
+/// The keys of a game's rules page, derived from the English table so a
+/// translator only edits text: `rules.GAME.summary`, then sections
+/// `rules.GAME.s1.heading`, `.s1.p1`, `.s1.p2`, … (paragraphs, shown first)
+/// and `.s1.b1`, … (bullet points), numbered from 1 without gaps.
+pub fn rules_sections(game: &str) -> Vec<RulesSection> {
+    let en = table(Lang::En);
+    let numbered = |prefix: &str| -> Vec<String> {
+        (1..)
+            .map(|i| format!("{prefix}{i}"))
+            .take_while(|k| en.get(k).is_some())
+            .collect()
+    };
+    (1..)
+        .map(|s| format!("rules.{game}.s{s}."))
+        .take_while(|p| en.get(&format!("{p}heading")).is_some())
+        .map(|p| RulesSection {
+            heading: format!("{p}heading"),
+            paragraphs: numbered(&format!("{p}p")),
+            bullets: numbered(&format!("{p}b")),
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fill_replaces_named_placeholders_and_leaves_the_rest() {
+        let s = fill("{side} to {to}, {x} {", &[("side", &"X"), ("to", &5)]);
+        assert_eq!(s, "X to 5, {x} {");
+    }
+
+    #[test]
+    fn browser_languages_pick_by_primary_subtag() {
+        assert_eq!(Lang::from_browser(["tr-TR", "en"]), Lang::Tr);
+        assert_eq!(Lang::from_browser(["de-DE", "mr-IN"]), Lang::Mr);
+        assert_eq!(Lang::from_browser(["de-DE", "en-GB", "af"]), Lang::En);
+        assert_eq!(Lang::from_browser(["uz-Cyrl-UZ"]), Lang::Uz);
+        assert_eq!(Lang::from_browser(["AF"]), Lang::Af);
+        assert_eq!(Lang::from_browser(["fr"]), Lang::En);
+        assert_eq!(Lang::from_browser([]), Lang::En);
+    }
+
+    #[test]
+    fn a_missing_key_falls_back_and_never_panics() {
+        assert_eq!(text(Lang::Tr, "app.name"), "Stoneplay");
+        let shown = text(Lang::Mr, "no.such.key");
+        assert!(shown.contains("no.such.key"), "{shown}");
+        assert_eq!(lookup(Lang::Uz, "no.such.key"), None);
+    }
+}

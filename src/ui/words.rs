@@ -1,0 +1,201 @@
+//! The page's wording: the language signal, texts kept as "how to word it"
+//! so they follow a language switch, the names of the games layer's values
+//! (games, levels, presets, endings) and the problems a player can meet
+//! (a bad link, a bad import), each mapped to keys of the language tables.
+
+use std::sync::Arc;
+
+use leptos::prelude::*;
+
+use crate::ai::Level;
+use crate::games::mill::Preset;
+use crate::games::{EndReason, GameError, GameKind, MoveListError};
+use crate::i18n::{text, Lang};
+use crate::{key, t};
+
+/// The page's language, from context (English where there is none, e.g. a
+/// component mounted on its own in a browser test).
+pub fn use_lang() -> Signal<Lang> {
+    use_context::<Signal<Lang>>().unwrap_or_else(|| Signal::derive(|| Lang::En))
+}
+
+/// A text worded when shown, in whatever language is current then: a
+/// notice keeps its meaning, not its English words.
+#[derive(Clone)]
+pub struct Text(Arc<dyn Fn(Lang) -> String + Send + Sync>);
+
+impl Text {
+    /// A text made by `word` in the language of the moment.
+    pub fn new(word: impl Fn(Lang) -> String + Send + Sync + 'static) -> Self {
+        Text(Arc::new(word))
+    }
+
+    /// The text in `lang`.
+    pub fn get(&self, lang: Lang) -> String {
+        (self.0)(lang)
+    }
+}
+
+impl std::fmt::Debug for Text {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Text({:?})", self.get(Lang::En))
+    }
+}
+
+/// A game's name.
+pub fn game_title(lang: Lang, kind: GameKind) -> &'static str {
+    match kind {
+        GameKind::Ataxx => t!(lang, "game.ataxx.title"),
+        GameKind::Stones => t!(lang, "game.stones.title"),
+        GameKind::Mill => t!(lang, "game.mill.title"),
+    }
+}
+
+/// A game's one-line description.
+pub fn game_tagline(lang: Lang, kind: GameKind) -> &'static str {
+    match kind {
+        GameKind::Ataxx => t!(lang, "game.ataxx.tagline"),
+        GameKind::Stones => t!(lang, "game.stones.tagline"),
+        GameKind::Mill => t!(lang, "game.mill.tagline"),
+    }
+}
+
+/// A computer level's name.
+pub fn level_name(lang: Lang, level: Level) -> &'static str {
+    text(
+        lang,
+        match level {
+            Level::Beginner => key!("level.beginner"),
+            Level::Casual => key!("level.casual"),
+            Level::Intermediate => key!("level.intermediate"),
+            Level::Strong => key!("level.strong"),
+            Level::Master => key!("level.master"),
+        },
+    )
+}
+
+/// A Mill preset's name.
+pub fn preset_name(lang: Lang, preset: Preset) -> &'static str {
+    text(
+        lang,
+        match preset {
+            Preset::NineMensMorris => key!("preset.nine"),
+            Preset::TwelveMensMorris => key!("preset.twelve"),
+            Preset::Morabaraba => key!("preset.morabaraba"),
+            Preset::LaskerMorris => key!("preset.lasker"),
+            Preset::RussianMill => key!("preset.russian"),
+            Preset::ChengSanQi => key!("preset.cheng_san_qi"),
+            Preset::DaSanQi => key!("preset.da_san_qi"),
+        },
+    )
+}
+
+/// Why a game ended, as the result line says it.
+pub fn end_reason(lang: Lang, reason: EndReason) -> &'static str {
+    text(
+        lang,
+        match reason {
+            EndReason::BoardFull => key!("end.board_full"),
+            EndReason::NoPieces => key!("end.no_pieces"),
+            EndReason::NeitherCanMove => key!("end.neither_can_move"),
+            EndReason::NoLegalMove => key!("end.no_legal_move"),
+            EndReason::Repetition => key!("end.repetition"),
+            EndReason::MoveLimit => key!("end.move_limit"),
+            EndReason::TooFewPieces => key!("end.too_few_pieces"),
+            EndReason::Timeout => key!("end.timeout"),
+            EndReason::Resignation => key!("end.resignation"),
+        },
+    )
+}
+
+/// What went wrong with something a player brought in: a link, an
+/// imported text, a saved game. The technical detail (the token that
+/// failed) is kept as typed; the words come from the language tables.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Problem {
+    /// A part of the link is not valid percent-encoding.
+    Encoding(String),
+    UnknownGame(String),
+    NoRulesPage(String),
+    UnknownLevel(String),
+    UnknownSide(String),
+    /// Territory Duel's `nomove=` value.
+    UnknownNoMoveRule(String),
+    /// A Mill preset name that does not exist.
+    UnknownMillRules(String),
+    /// A Mill option whose value is unreadable or not allowed.
+    MillOption {
+        option: String,
+        value: String,
+    },
+    /// Mill options that do not make a playable game together.
+    MillRules,
+    /// A start position that could not be read.
+    BadPosition(String),
+    /// Move `number` (from 1), written `text`, could not be played.
+    Move {
+        number: usize,
+        text: String,
+        error: GameError,
+    },
+    /// An import header line that could not be read.
+    Header(String),
+    /// An import of another game than the one on screen.
+    WrongGame(String),
+    /// A saved game whose link names no game.
+    SavedNoGame,
+}
+
+impl From<MoveListError> for Problem {
+    fn from(e: MoveListError) -> Self {
+        Problem::Move {
+            number: e.number,
+            text: e.text,
+            error: e.error,
+        }
+    }
+}
+
+impl Problem {
+    /// The problem in words, in `lang`.
+    pub fn describe(&self, lang: Lang) -> String {
+        match self {
+            Problem::Encoding(s) => t!(lang, "problem.encoding", text = s),
+            Problem::UnknownGame(s) => t!(lang, "problem.unknown_game", name = s),
+            Problem::NoRulesPage(s) => t!(lang, "problem.no_rules_page", name = s),
+            Problem::UnknownLevel(s) => t!(lang, "problem.unknown_level", name = s),
+            Problem::UnknownSide(s) => t!(lang, "problem.unknown_side", name = s),
+            Problem::UnknownNoMoveRule(s) => t!(lang, "problem.unknown_no_move", name = s),
+            Problem::UnknownMillRules(s) => {
+                let known: Vec<&str> = Preset::ALL.iter().map(|p| p.slug()).collect();
+                t!(
+                    lang,
+                    "problem.unknown_mill_rules",
+                    name = s,
+                    known = known.join(", ")
+                )
+            }
+            Problem::MillOption { option, value } => {
+                t!(lang, "problem.mill_option", option = option, value = value)
+            }
+            Problem::MillRules => t!(lang, "problem.mill_rules").to_string(),
+            Problem::BadPosition(s) => t!(lang, "problem.bad_position", text = s),
+            Problem::Move {
+                number,
+                text: mv,
+                error,
+            } => match error {
+                GameError::IllegalMove(_) => {
+                    t!(lang, "problem.move_illegal", n = number, move = mv)
+                }
+                GameError::GameOver => {
+                    t!(lang, "problem.move_after_end", n = number, move = mv)
+                }
+                _ => t!(lang, "problem.move_unreadable", n = number, move = mv),
+            },
+            Problem::Header(line) => t!(lang, "problem.header", line = line),
+            Problem::WrongGame(game) => t!(lang, "problem.wrong_game", game = game),
+            Problem::SavedNoGame => t!(lang, "problem.saved_no_game").to_string(),
+        }
+    }
+}
