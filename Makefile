@@ -70,8 +70,10 @@ bench-wasm: dist
 bench-load: dist
 	node tests/e2e/load-bench.mjs
 
-# Screenshots of every game at desktop and phone sizes, light and dark.
+# Screenshots of every game at desktop and phone sizes, light and dark, and
+# of the main screens in English and Marathi.
 SHOTS ?= /tmp/stoneplay-shots
 screenshots: dist
 	mkdir -p $(SHOTS)
 	node tests/e2e/screenshots.mjs $(SHOTS)
+	node tests/e2e/screenshots-languages.mjs $(SHOTS) en mr

@@ -22,6 +22,8 @@ const TYPES = {
   '.webmanifest': 'application/manifest+json',
   '.svg': 'image/svg+xml',
   '.png': 'image/png',
+  '.woff2': 'font/woff2',
+  '.txt': 'text/plain; charset=utf-8',
 };
 
 /**
@@ -77,9 +79,13 @@ export async function launch() {
   });
 }
 
-/** A new page that records page errors and console errors in `errors`. */
-export async function openPage(browser, url, viewport = { width: 1280, height: 800 }) {
-  const context = await browser.newContext({ viewport });
+/**
+ * A new page that records page errors and console errors in `errors`. The
+ * browser's language is English unless `locale` says otherwise, so tests
+ * that read the UI's words read the English table (src/i18n/en.txt).
+ */
+export async function openPage(browser, url, viewport = { width: 1280, height: 800 }, locale = 'en-US') {
+  const context = await browser.newContext({ viewport, locale });
   const page = await context.newPage();
   const errors = [];
   page.on('pageerror', (e) => errors.push(`page error: ${e.message}`));

@@ -86,19 +86,29 @@ test('the page fits a phone screen without horizontal scrolling', async () => {
 
 test('every screen fits phones from 320 px, portrait and landscape, with 44 px touch targets', async () => {
   for (const viewport of [{ width: 320, height: 640 }, { width: 740, height: 360 }, { width: 1280, height: 800 }]) {
-    for (const query of ['', '?game=ataxx&moves=b6', '?game=stones', '?game=mill', '?rules=mill']) {
-      const { page, errors, context } = await openPage(app.browser, `${app.server.url}${query}`, viewport);
+    for (const query of ['', 'settings', '?game=ataxx&moves=b6', '?game=stones', '?game=mill', '?rules=mill']) {
+      const settings = query === 'settings';
+      const { page, errors, context } = await openPage(app.browser, `${app.server.url}${settings ? '' : query}`, viewport);
       await page.locator('main *').first().waitFor();
+      // The settings panel, with the language choice, over the home screen.
+      if (settings) await page.locator('[data-testid=settings]').click();
       await page.waitForTimeout(200);
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
       assert.ok(overflow <= 0, `${query || 'home'} at ${viewport.width}px is ${overflow}px too wide`);
-      const small = await page.evaluate(() => [...document.querySelectorAll('button, select, input, a[href]')]
+      const scope = settings ? '[data-testid=settings-panel] ' : '';
+      const small = await page.evaluate((scope) => [...document.querySelectorAll(['button', 'select', 'input', 'a[href]'].map((s) => scope + s).join(','))]
         .filter((el) => el.offsetParent !== null)
         // A checkbox or radio inside its label is tapped through the label.
         .map((el) => [(el.closest('label') ?? el).getBoundingClientRect(), el.getAttribute('aria-label') || el.textContent.trim() || el.id])
         .filter(([r]) => r.height < 44 || r.width < 24)
-        .map(([r, name]) => `${name} ${Math.round(r.width)}×${Math.round(r.height)}`));
+        .map(([r, name]) => `${name} ${Math.round(r.width)}×${Math.round(r.height)}`), scope);
       assert.deepEqual(small, [], `${query || 'home'} at ${viewport.width}px`);
+      if (settings) {
+        // Every language choice is visible and inside the screen.
+        const boxes = await page.locator('[data-testid=set-lang] label').evaluateAll((ls) => ls.map((l) => l.getBoundingClientRect().toJSON()));
+        assert.equal(boxes.length, 5);
+        for (const b of boxes) assert.ok(b.left >= 0 && b.right <= viewport.width, `a language choice is off screen: ${JSON.stringify(b)}`);
+      }
       assert.deepEqual(errors, []);
       await context.close();
     }
