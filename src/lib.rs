@@ -7,6 +7,9 @@
 //!   engine protocols; generic over the games, clock injected.
 //! - [`i18n`]: the page's languages: one text table per language, looked up
 //!   by key with English as the fallback; compiles and tests natively.
+//! - `server` (feature `server`, native only): the online-play server
+//!   (axum WebSocket, rooms, clocks, SQLite); its messages are
+//!   [`protocol::online`].
 //! - `ui` (wasm32 only): Leptos components; engine state in signals, one SVG
 //!   board per game; every text they show comes from [`i18n`].
 
@@ -14,6 +17,9 @@ pub mod ai;
 pub mod games;
 pub mod i18n;
 pub mod protocol;
+
+#[cfg(feature = "server")]
+pub mod server;
 
 #[cfg(target_arch = "wasm32")]
 pub mod ui;

@@ -6,6 +6,10 @@
 //! included) and the app never shares memory with it. Every answer carries
 //! the request's `id`: the app ignores answers to requests it no longer
 //! wants (after undo, a new game, or leaving the game).
+//!
+//! [`online`] holds the messages between the app and the game server.
+
+pub mod online;
 
 use serde::{Deserialize, Serialize};
 

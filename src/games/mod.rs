@@ -108,6 +108,8 @@ pub enum EndReason {
     Timeout,
     /// A player resigned.
     Resignation,
+    /// The players agreed to a draw (online play).
+    Agreement,
 }
 
 impl EndReason {
@@ -123,6 +125,7 @@ impl EndReason {
             EndReason::TooFewPieces => "a side has too few pieces left",
             EndReason::Timeout => "time ran out",
             EndReason::Resignation => "a player resigned",
+            EndReason::Agreement => "the players agreed to a draw",
         }
     }
 }
@@ -431,6 +434,13 @@ impl<G: Game> Record<G> {
     pub fn resign(&mut self, side: Side) {
         if self.outcome().is_none() {
             self.decided = Some(Outcome::win(side.opponent(), EndReason::Resignation));
+        }
+    }
+
+    /// The players agree to a draw (ignored if the game is already over).
+    pub fn agree_draw(&mut self) {
+        if self.outcome().is_none() {
+            self.decided = Some(Outcome::draw(EndReason::Agreement));
         }
     }
 
