@@ -104,6 +104,7 @@ pub fn end_reason(lang: Lang, reason: EndReason) -> &'static str {
             EndReason::TooFewPieces => key!("end.too_few_pieces"),
             EndReason::Timeout => key!("end.timeout"),
             EndReason::Resignation => key!("end.resignation"),
+            EndReason::Agreement => key!("end.agreement"),
         },
     )
 }
