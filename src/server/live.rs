@@ -42,7 +42,7 @@ pub fn online_spec(spec: GameSpec) -> Result<GameSpec, String> {
 
 fn restore<G: Game>(rules: &G::Rules, start: &str, moves: &[String]) -> Result<Record<G>, String> {
     let pos = G::from_text(start, rules).map_err(|e| e.to_string())?;
-    Record::from_moves(pos, moves)
+    Record::from_moves(pos, moves).map_err(|e| e.to_string())
 }
 
 impl Live {
