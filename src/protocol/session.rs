@@ -365,6 +365,9 @@ pub struct Session {
     pub problem: Option<Problem>,
     /// The server's auto-resume time, from `welcome`.
     pub auto_resume_ms: Option<u64>,
+    /// The game asked for or being played (known before the first state
+    /// when creating or matching).
+    pub game: Option<GameSpec>,
 }
 
 impl Default for Session {
@@ -376,7 +379,12 @@ impl Default for Session {
 impl Session {
     /// A session that wants `intent` (connect next).
     pub fn new(intent: Intent) -> Self {
+        let game = match &intent {
+            Intent::Create { game, .. } | Intent::QuickMatch { game, .. } => Some(*game),
+            _ => None,
+        };
         Session {
+            game,
             intent,
             link: Link::Down,
             ever_open: false,
@@ -509,6 +517,7 @@ impl Session {
                         });
                     }
                 }
+                self.game = Some(state.game);
                 self.state = Some(state);
                 self.received_at = now;
             }

@@ -4,7 +4,7 @@
 use leptos::prelude::*;
 
 use super::store::{self, SavedGame, Settings};
-use super::{link, Nav, Page, Setup};
+use super::{link, online, Nav, Page, Setup};
 use crate::ai::Level;
 use crate::games::{GameKind, Side};
 
@@ -93,8 +93,18 @@ pub fn Home() -> impl IntoView {
                     </select>
                 </label>
             </Show>
-            <p class="muted">"Online play between two devices comes in a later version."</p>
         </div>
+    };
+    let online = view! {
+        <section class="card online-entry" data-testid="home-online">
+            <h2>{online::text::ONLINE_HOME_TITLE}</h2>
+            <p>{online::text::ONLINE_HOME_TEXT}</p>
+            <div class="card-actions">
+                <button class="primary" data-testid="play-online"
+                    on:click=move |_| nav.go(Page::Online(online::OnlineLink::setup()))>{online::text::ONLINE_HOME_BUTTON}</button>
+            </div>
+            <online::ResumeList/>
+        </section>
     };
 
     let recent = move || {
@@ -168,6 +178,7 @@ pub fn Home() -> impl IntoView {
         <div class="home">
             {mode}
             <div class="cards">{cards}</div>
+            {online}
             <p class="error" role="alert">{move || problem.get()}</p>
             <section class="recent-games">
                 <h2>"Recent games"</h2>

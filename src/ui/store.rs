@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 use crate::ai::Level;
 use crate::games::mill::MillRules;
 use crate::games::{GameKind, Outcome, Side};
+use crate::protocol::online::SideChoice;
 
 const SETTINGS: &str = "stoneplay.settings";
 const GAMES: &str = "stoneplay.games";
@@ -50,7 +51,7 @@ pub enum Theme {
 }
 
 /// The player's settings.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct Settings {
     /// Seconds per move in local and single-player games (0 = no clock).
@@ -70,6 +71,13 @@ pub struct Settings {
     pub theme: Theme,
     /// Show legal-move hints when a piece is selected.
     pub hints: bool,
+    /// The online server's WebSocket address (`wss://…`); empty: the
+    /// deployer's `<meta name=stoneplay-server>` or the page's own host.
+    pub online_server: String,
+    /// The game, clock and side last chosen for online play.
+    pub online_game: GameKind,
+    pub online_clock_secs: u32,
+    pub online_side: SideChoice,
 }
 
 impl Default for Settings {
@@ -85,6 +93,10 @@ impl Default for Settings {
             flip_board: false,
             theme: Theme::System,
             hints: true,
+            online_server: String::new(),
+            online_game: GameKind::Ataxx,
+            online_clock_secs: crate::protocol::online::DEFAULT_CLOCK_SECS,
+            online_side: SideChoice::Random,
         }
     }
 }
