@@ -5,12 +5,18 @@
 //!   compile and test natively and run unchanged in the page.
 //! - [`ai`]: the computer player (search, evaluations, levels) and the
 //!   engine protocols; generic over the games, clock injected.
+//! - `server` (feature `server`, native only): the online-play server
+//!   (axum WebSocket, rooms, clocks, SQLite); its messages are
+//!   [`protocol::online`].
 //! - `ui` (wasm32 only): Leptos components; engine state in signals, one SVG
 //!   board per game.
 
 pub mod ai;
 pub mod games;
 pub mod protocol;
+
+#[cfg(feature = "server")]
+pub mod server;
 
 #[cfg(target_arch = "wasm32")]
 pub mod ui;

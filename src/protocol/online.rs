@@ -358,6 +358,8 @@ pub enum Refusal {
     NoDrawOffer,
     /// One draw offer per own move.
     DrawAlreadyOffered,
+    /// You have already asked for this rematch.
+    AlreadyAsked,
     /// Already waiting in the quick-match queue / not in it.
     AlreadyQueued,
     NotQueued,

@@ -1,0 +1,494 @@
+//! One WebSocket connection: reads and checks the client's messages, keeps
+//! its rate in bounds, and writes what the rooms send it through a bounded
+//! queue (a client that does not read is disconnected, never buffered
+//! without end).
+
+// Errors here are ready-to-send answers (`refused`/`error`), never the
+// large `state`: boxing them would buy nothing.
+#![allow(clippy::result_large_err)]
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::extract::ws::{CloseFrame, Message, WebSocket};
+use futures_util::{SinkExt, StreamExt};
+use tokio::sync::{mpsc, Notify};
+use tokio::time::Instant;
+
+use super::hub::{refused, ConnEvent, ConnGuard, ConnHandle, Hub, Quick};
+use super::room::{Action, Attach, RoomCmd};
+use crate::protocol::online::{
+    ClientMsg, ErrorCode, Event, Limits, Refusal, ServerMsg, MAX_CLOCK_SECS, PROTOCOL_VERSION,
+};
+
+/// WebSocket close codes the server uses.
+pub mod close {
+    /// The server is shutting down or restarting (RFC 6455 1012).
+    pub const RESTART: u16 = 1012;
+    /// Too many messages, or a protocol violation (1008).
+    pub const POLICY: u16 = 1008;
+    /// A message over the size limit (1009).
+    pub const TOO_BIG: u16 = 1009;
+    /// Nothing heard for too long (1001, going away).
+    pub const IDLE: u16 = 1001;
+    /// `hello` named another protocol version.
+    pub const VERSION: u16 = 4001;
+}
+
+/// A token bucket: `rate` messages a second on average, `burst` at once.
+/// Messages past the bucket are answered `rate_limited` and dropped; a
+/// client that keeps going (another `burst` past empty) is closed.
+struct Bucket {
+    tokens: f64,
+    last: Instant,
+    rate: f64,
+    burst: f64,
+}
+
+enum Take {
+    Ok,
+    Limited,
+    Abusive,
+}
+
+impl Bucket {
+    fn take(&mut self, now: Instant) -> Take {
+        let refill = now.saturating_duration_since(self.last).as_secs_f64() * self.rate;
+        self.tokens = (self.tokens + refill).min(self.burst);
+        self.last = now;
+        self.tokens -= 1.0;
+        if self.tokens >= 0.0 {
+            Take::Ok
+        } else if self.tokens > -self.burst {
+            Take::Limited
+        } else {
+            Take::Abusive
+        }
+    }
+}
+
+/// What to do after a message.
+enum Flow {
+    Go,
+    Close(u16, &'static str),
+}
+
+struct Conn {
+    hub: Arc<Hub>,
+    handle: ConnHandle,
+    hello: bool,
+    /// The room this connection is in.
+    room: Option<mpsc::Sender<RoomCmd>>,
+    /// The quick-match queue key this connection waits under.
+    queued: Option<String>,
+    rooms_created: u32,
+}
+
+fn error(code: ErrorCode, message: impl Into<String>) -> ServerMsg {
+    ServerMsg::Error {
+        code,
+        message: message.into(),
+    }
+}
+
+/// Clips a parser message (which may quote the client's text).
+fn clip(mut s: String, n: usize) -> String {
+    if s.len() > n {
+        let mut end = n;
+        while !s.is_char_boundary(end) {
+            end -= 1;
+        }
+        s.truncate(end);
+        s.push('…');
+    }
+    s
+}
+
+/// Reads a client message; the error is the message to answer with.
+pub fn parse(text: &str) -> Result<ClientMsg, ServerMsg> {
+    let err = match serde_json::from_str::<ClientMsg>(text) {
+        Ok(msg) => return Ok(msg),
+        Err(e) => e,
+    };
+    let value: serde_json::Value = match serde_json::from_str(text) {
+        Ok(v) => v,
+        Err(_) => {
+            return Err(error(
+                ErrorCode::BadJson,
+                clip(format!("not JSON: {err}"), 200),
+            ))
+        }
+    };
+    let Some(kind) = value.get("type").and_then(|t| t.as_str()) else {
+        return Err(error(
+            ErrorCode::UnknownType,
+            "a message is a JSON object with a \"type\"",
+        ));
+    };
+    // Whether the type itself is unknown (and not some value inside the
+    // message): a message with just this type says so.
+    let bare = serde_json::json!({ "type": kind }).to_string();
+    let type_unknown = serde_json::from_str::<ClientMsg>(&bare)
+        .err()
+        .is_some_and(|e| e.to_string().starts_with("unknown variant"));
+    if type_unknown {
+        return Err(error(
+            ErrorCode::UnknownType,
+            clip(format!("unknown message type '{kind}'"), 200),
+        ));
+    }
+    Err(error(
+        ErrorCode::BadMessage,
+        clip(format!("bad '{kind}' message: {err}"), 200),
+    ))
+}
+
+/// Serves one upgraded WebSocket until it closes.
+pub async fn run(socket: WebSocket, hub: Arc<Hub>, _guard: ConnGuard) {
+    let cfg = hub.config.clone();
+    let (sink, mut stream) = socket.split();
+    let (out_tx, out_rx) = mpsc::channel(cfg.out_queue);
+    let (ctl_tx, mut ctl_rx) = mpsc::channel(4);
+    let kill = Arc::new(Notify::new());
+    let finish = Arc::new(Notify::new());
+    let handle = ConnHandle::new(hub.next_id(), out_tx, kill.clone(), ctl_tx);
+    let writer = tokio::spawn(write(
+        sink,
+        out_rx,
+        kill.clone(),
+        finish.clone(),
+        cfg.write_timeout,
+    ));
+    let mut conn = Conn {
+        hub: hub.clone(),
+        handle: handle.clone(),
+        hello: false,
+        room: None,
+        queued: None,
+        rooms_created: 0,
+    };
+    let mut bucket = Bucket {
+        tokens: f64::from(cfg.burst),
+        last: Instant::now(),
+        rate: f64::from(cfg.rate_per_sec),
+        burst: f64::from(cfg.burst),
+    };
+    let mut shutdown = hub.shutdown_signal();
+    let mut ping = tokio::time::interval(cfg.ping_interval);
+    ping.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    let mut last_heard = Instant::now();
+
+    let ending: Option<(u16, &'static str)> = loop {
+        tokio::select! {
+            frame = stream.next() => {
+                let msg = match frame {
+                    None => break None,
+                    Some(Err(e)) => {
+                        // Over the size limit, or not WebSocket: close.
+                        let too_big = e.to_string().to_ascii_lowercase().contains("too long")
+                            || e.to_string().to_ascii_lowercase().contains("size");
+                        break Some(if too_big {
+                            (close::TOO_BIG, "message too big")
+                        } else {
+                            (close::POLICY, "protocol error")
+                        });
+                    }
+                    Some(Ok(msg)) => msg,
+                };
+                last_heard = Instant::now();
+                let text = match msg {
+                    Message::Text(t) => Some(t),
+                    Message::Binary(_) => None,
+                    Message::Ping(_) | Message::Pong(_) => continue,
+                    Message::Close(_) => break None,
+                };
+                match bucket.take(last_heard) {
+                    Take::Ok => {}
+                    Take::Limited => {
+                        handle.send(&error(ErrorCode::RateLimited, "too many messages: slow down"));
+                        continue;
+                    }
+                    Take::Abusive => break Some((close::POLICY, "rate limit")),
+                }
+                let flow = match text {
+                    Some(t) => conn.on_text(t.as_str()).await,
+                    None => {
+                        handle.send(&error(ErrorCode::Binary, "send JSON text frames"));
+                        Flow::Go
+                    }
+                };
+                if let Flow::Close(code, why) = flow {
+                    break Some((code, why));
+                }
+            }
+            Some(event) = ctl_rx.recv() => conn.on_event(event).await,
+            () = kill.notified() => break None,
+            _ = ping.tick() => {
+                if last_heard.elapsed() > cfg.idle_timeout {
+                    break Some((close::IDLE, "idle"));
+                }
+                let _ = handle.out_ping();
+            }
+            _ = shutdown.changed() => break Some((close::RESTART, "server restarting")),
+        }
+    };
+
+    conn.leave().await;
+    conn.cancel_queue();
+    let closing = ending.is_some();
+    if let Some((code, reason)) = ending {
+        handle.close(code, reason);
+    }
+    drop(conn);
+    drop(handle);
+    finish.notify_one();
+    if closing {
+        // The closing handshake: read (and drop) what the client still
+        // sends until its close arrives, so it reads our last messages
+        // before the socket goes (closing with unread input resets it).
+        let _ = tokio::time::timeout(Duration::from_secs(2), async {
+            while let Some(Ok(msg)) = stream.next().await {
+                if matches!(msg, Message::Close(_)) {
+                    break;
+                }
+            }
+        })
+        .await;
+    }
+    // The writer drains what is queued; a client that does not read is cut.
+    let mut writer = writer;
+    if tokio::time::timeout(cfg.write_timeout, &mut writer)
+        .await
+        .is_err()
+    {
+        writer.abort();
+    }
+}
+
+/// Writes queued frames until the queue closes, `finish` is signalled (then
+/// what is queued is still sent) or a write fails or stalls (then `kill`).
+async fn write(
+    mut sink: futures_util::stream::SplitSink<WebSocket, Message>,
+    mut rx: mpsc::Receiver<Message>,
+    kill: Arc<Notify>,
+    finish: Arc<Notify>,
+    timeout: Duration,
+) {
+    let mut finishing = false;
+    loop {
+        let msg = if finishing {
+            match rx.try_recv() {
+                Ok(m) => m,
+                Err(_) => break,
+            }
+        } else {
+            tokio::select! {
+                biased;
+                m = rx.recv() => match m {
+                    Some(m) => m,
+                    None => break,
+                },
+                () = finish.notified() => {
+                    finishing = true;
+                    continue;
+                }
+            }
+        };
+        let closing = matches!(msg, Message::Close(_));
+        match tokio::time::timeout(timeout, sink.send(msg)).await {
+            Ok(Ok(())) if !closing => {}
+            Ok(Ok(())) => break,
+            Ok(Err(_)) | Err(_) => {
+                kill.notify_one();
+                return;
+            }
+        }
+    }
+    let _ = tokio::time::timeout(timeout, sink.close()).await;
+}
+
+impl ConnHandle {
+    fn out_ping(&self) -> bool {
+        self.send_raw(Message::Ping(Default::default()))
+    }
+
+    fn close(&self, code: u16, reason: &str) {
+        self.send_raw(Message::Close(Some(CloseFrame {
+            code,
+            reason: reason.into(),
+        })));
+    }
+}
+
+impl Conn {
+    fn send(&self, msg: &ServerMsg) {
+        self.handle.send(msg);
+    }
+
+    fn limits(&self) -> Limits {
+        let c = &self.hub.config;
+        Limits {
+            max_message_bytes: c.max_message_bytes as u32,
+            rate_per_sec: c.rate_per_sec,
+            burst: c.burst,
+            min_clock_secs: c.min_clock_secs,
+            max_clock_secs: MAX_CLOCK_SECS,
+            pauses_per_player: c.pauses_per_player,
+            auto_resume_ms: c.auto_resume.as_millis() as u64,
+        }
+    }
+
+    async fn on_text(&mut self, text: &str) -> Flow {
+        let msg = match parse(text) {
+            Ok(m) => m,
+            Err(answer) => {
+                self.send(&answer);
+                return Flow::Go;
+            }
+        };
+        if let ClientMsg::Hello { v } = msg {
+            if v != PROTOCOL_VERSION {
+                self.send(&error(
+                    ErrorCode::Version,
+                    format!(
+                        "this server speaks protocol version {PROTOCOL_VERSION}, the page version {v}: reload the page"
+                    ),
+                ));
+                return Flow::Close(close::VERSION, "protocol version");
+            }
+            self.hello = true;
+            self.send(&ServerMsg::Welcome {
+                v: PROTOCOL_VERSION,
+                limits: self.limits(),
+            });
+            return Flow::Go;
+        }
+        if !self.hello {
+            self.send(&error(
+                ErrorCode::HelloFirst,
+                format!("send {{\"type\":\"hello\",\"v\":{PROTOCOL_VERSION}}} first"),
+            ));
+            return Flow::Go;
+        }
+        match msg {
+            ClientMsg::Hello { .. } => {}
+            ClientMsg::Create {
+                game,
+                clock_secs,
+                side,
+            } => {
+                if self.rooms_created >= self.hub.config.max_rooms_per_conn {
+                    self.send(&refused(
+                        Refusal::Full,
+                        "too many rooms made on this connection",
+                    ));
+                    return Flow::Go;
+                }
+                match self.hub.create(game, clock_secs, side).await {
+                    Ok((code, token)) => {
+                        self.rooms_created += 1;
+                        self.enter(&code, Attach::Token(token, Event::Sync)).await;
+                    }
+                    Err(answer) => self.send(&answer),
+                }
+            }
+            ClientMsg::Join { room, key } => self.enter(&room, Attach::Join { key }).await,
+            ClientMsg::Reconnect { room, token } => {
+                self.enter(&room, Attach::Token(token, Event::Sync)).await
+            }
+            ClientMsg::Watch { room } => self.enter(&room, Attach::Watch).await,
+            ClientMsg::QuickMatch { game, clock_secs } => {
+                if self.queued.is_some() {
+                    self.send(&refused(Refusal::AlreadyQueued, "you are already waiting"));
+                    return Flow::Go;
+                }
+                match self.hub.quick_match(&self.handle, game, clock_secs).await {
+                    Ok(Quick::Queued(key)) => {
+                        self.queued = Some(key);
+                        let clock_secs =
+                            clock_secs.unwrap_or(crate::protocol::online::DEFAULT_CLOCK_SECS);
+                        let game = crate::server::live::online_spec(game).unwrap_or(game);
+                        self.send(&ServerMsg::Queued { game, clock_secs });
+                    }
+                    Ok(Quick::Matched { room, token }) => {
+                        self.enter(&room, Attach::Token(token, Event::Started))
+                            .await
+                    }
+                    Err(answer) => self.send(&answer),
+                }
+            }
+            ClientMsg::CancelQuickMatch => {
+                if self.queued.is_some() {
+                    self.cancel_queue();
+                    self.send(&ServerMsg::QueueCancelled);
+                } else {
+                    self.send(&refused(
+                        Refusal::NotQueued,
+                        "you are not waiting for a match",
+                    ));
+                }
+            }
+            ClientMsg::Leave => self.leave().await,
+            ClientMsg::Ping { t } => self.send(&ServerMsg::Pong { t }),
+            ClientMsg::Sync => self.act(Action::Sync).await,
+            ClientMsg::Move { ply, mv } => self.act(Action::Move { ply, mv }).await,
+            ClientMsg::Pause => self.act(Action::Pause).await,
+            ClientMsg::Unpause => self.act(Action::Unpause).await,
+            ClientMsg::Resign => self.act(Action::Resign).await,
+            ClientMsg::OfferDraw => self.act(Action::OfferDraw).await,
+            ClientMsg::AnswerDraw { accept } => self.act(Action::AnswerDraw(accept)).await,
+            ClientMsg::Rematch => self.act(Action::Rematch).await,
+        }
+        Flow::Go
+    }
+
+    async fn on_event(&mut self, event: ConnEvent) {
+        match event {
+            ConnEvent::Matched { room, token } => {
+                self.queued = None;
+                self.enter(&room, Attach::Token(token, Event::Started))
+                    .await;
+            }
+        }
+    }
+
+    /// Leaves the current room (if any) and enters `code`.
+    async fn enter(&mut self, code: &str, how: Attach) {
+        self.leave().await;
+        match self.hub.attach(code, &self.handle, how).await {
+            Ok(tx) => self.room = Some(tx),
+            Err(answer) => self.send(&answer),
+        }
+    }
+
+    async fn leave(&mut self) {
+        if let Some(tx) = self.room.take() {
+            let _ = tx
+                .send(RoomCmd::Detach {
+                    conn: self.handle.id,
+                })
+                .await;
+        }
+    }
+
+    fn cancel_queue(&mut self) {
+        if let Some(key) = self.queued.take() {
+            self.hub.cancel_quick_match(&key, self.handle.id);
+        }
+    }
+
+    async fn act(&mut self, action: Action) {
+        let Some(tx) = &self.room else {
+            self.send(&refused(Refusal::NotInRoom, "enter a room first"));
+            return;
+        };
+        let cmd = RoomCmd::Act {
+            conn: self.handle.id,
+            action,
+        };
+        if tx.send(cmd).await.is_err() {
+            self.room = None;
+            self.send(&refused(Refusal::NotInRoom, "the room has closed"));
+        }
+    }
+}

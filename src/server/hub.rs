@@ -1,0 +1,440 @@
+//! What the connections share: the rooms in memory (each a task, see
+//! [`super::room`]), the quick-match queue, the store and the config.
+
+// Errors here are ready-to-send answers (`refused`/`error`), never the
+// large `state`: boxing them would buy nothing.
+#![allow(clippy::result_large_err)]
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use axum::extract::ws::{Message, Utf8Bytes};
+use tokio::sync::{mpsc, oneshot, watch, Notify};
+
+use super::ids;
+use super::live::{online_spec, Live};
+use super::room::{self, Attach, RoomCmd};
+use super::store::{now_ms, RoomMeta, Store, Stored};
+use super::Config;
+use crate::games::Side;
+use crate::protocol::online::{ErrorCode, Refusal, ServerMsg, SideChoice};
+use crate::protocol::GameSpec;
+
+/// A connection as rooms and the queue see it: where to send its messages.
+#[derive(Clone, Debug)]
+pub struct ConnHandle {
+    pub id: u64,
+    out: mpsc::Sender<Message>,
+    kill: Arc<Notify>,
+    ctl: mpsc::Sender<ConnEvent>,
+}
+
+/// Told to a connection from outside its own task.
+#[derive(Debug)]
+pub enum ConnEvent {
+    /// A quick match paired this connection: take this seat.
+    Matched { room: String, token: String },
+}
+
+impl ConnHandle {
+    pub fn new(
+        id: u64,
+        out: mpsc::Sender<Message>,
+        kill: Arc<Notify>,
+        ctl: mpsc::Sender<ConnEvent>,
+    ) -> Self {
+        ConnHandle { id, out, kill, ctl }
+    }
+
+    /// Queues a text frame. A full queue means the client does not read:
+    /// the connection is told to close and `false` returned (as for a
+    /// closed one), and the caller forgets it.
+    pub fn send_text(&self, text: Utf8Bytes) -> bool {
+        self.send_raw(Message::Text(text))
+    }
+
+    /// Queues any frame (see [`ConnHandle::send_text`]).
+    pub fn send_raw(&self, msg: Message) -> bool {
+        match self.out.try_send(msg) {
+            Ok(()) => true,
+            Err(mpsc::error::TrySendError::Full(_)) => {
+                self.kill.notify_one();
+                false
+            }
+            Err(mpsc::error::TrySendError::Closed(_)) => false,
+        }
+    }
+
+    pub fn send(&self, msg: &ServerMsg) -> bool {
+        self.send_text(msg.to_json().into())
+    }
+
+    pub fn alive(&self) -> bool {
+        !self.out.is_closed()
+    }
+}
+
+/// A refusal, or the server failing (storage).
+pub fn refused(code: Refusal, reason: impl Into<String>) -> ServerMsg {
+    ServerMsg::Refused {
+        code,
+        reason: reason.into(),
+    }
+}
+
+fn server_error(message: impl Into<String>) -> ServerMsg {
+    ServerMsg::Error {
+        code: ErrorCode::Server,
+        message: message.into(),
+    }
+}
+
+struct RoomEntry {
+    /// Which task instance this is (a room retires and may be loaded again).
+    instance: u64,
+    tx: mpsc::Sender<RoomCmd>,
+}
+
+struct Waiting {
+    conn: ConnHandle,
+    spec: GameSpec,
+}
+
+/// The outcome of asking for a quick match.
+pub enum Quick {
+    /// In the queue under this key.
+    Queued(String),
+    /// Paired: this connection's seat.
+    Matched { room: String, token: String },
+}
+
+pub struct Hub {
+    pub config: Config,
+    pub store: Store,
+    rooms: Mutex<HashMap<String, RoomEntry>>,
+    /// Loading a room from the store happens one at a time.
+    loading: tokio::sync::Mutex<()>,
+    queue: Mutex<HashMap<String, Waiting>>,
+    next_id: AtomicU64,
+    connections: AtomicUsize,
+    shutdown: watch::Sender<bool>,
+}
+
+/// Counts a connection while it lives.
+pub struct ConnGuard(Arc<Hub>);
+
+impl Drop for ConnGuard {
+    fn drop(&mut self) {
+        self.0.connections.fetch_sub(1, Ordering::Relaxed);
+    }
+}
+
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    // A panic elsewhere never leaves these maps half-changed: go on.
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+impl Hub {
+    pub fn new(config: Config, store: Store) -> Arc<Hub> {
+        Arc::new(Hub {
+            config,
+            store,
+            rooms: Mutex::new(HashMap::new()),
+            loading: tokio::sync::Mutex::new(()),
+            queue: Mutex::new(HashMap::new()),
+            next_id: AtomicU64::new(1),
+            connections: AtomicUsize::new(0),
+            shutdown: watch::channel(false).0,
+        })
+    }
+
+    pub fn next_id(&self) -> u64 {
+        self.next_id.fetch_add(1, Ordering::Relaxed)
+    }
+
+    /// Admits one more connection, or `None` at the configured maximum.
+    pub fn admit(self: &Arc<Self>) -> Option<ConnGuard> {
+        let n = self.connections.fetch_add(1, Ordering::Relaxed);
+        let guard = ConnGuard(self.clone());
+        (n < self.config.max_connections).then_some(guard)
+    }
+
+    pub fn connections(&self) -> usize {
+        self.connections.load(Ordering::Relaxed)
+    }
+
+    /// Changes to `true` when the server shuts down.
+    pub fn shutdown_signal(&self) -> watch::Receiver<bool> {
+        self.shutdown.subscribe()
+    }
+
+    pub fn rooms_in_memory(&self) -> usize {
+        lock(&self.rooms).len()
+    }
+
+    /// Starts the task of a stored room and lists it.
+    pub fn spawn_room(self: &Arc<Self>, stored: Stored) -> Result<mpsc::Sender<RoomCmd>, String> {
+        let instance = self.next_id();
+        let code = stored.code.clone();
+        let tx = room::spawn(self.clone(), instance, stored)?;
+        lock(&self.rooms).insert(
+            code,
+            RoomEntry {
+                instance,
+                tx: tx.clone(),
+            },
+        );
+        Ok(tx)
+    }
+
+    /// A room task may stop when nothing more is queued for it; it is then
+    /// unlisted (and loaded again from the store if someone asks for it).
+    pub fn retire(&self, code: &str, instance: u64, rx: &mpsc::Receiver<RoomCmd>) -> bool {
+        let mut rooms = lock(&self.rooms);
+        if !rx.is_empty() {
+            return false;
+        }
+        if rooms.get(code).is_some_and(|e| e.instance == instance) {
+            rooms.remove(code);
+        }
+        true
+    }
+
+    /// The task of a room: in memory, or loaded from the store.
+    async fn room(
+        self: &Arc<Self>,
+        code: &str,
+    ) -> Result<Option<mpsc::Sender<RoomCmd>>, ServerMsg> {
+        let listed = |hub: &Hub| {
+            lock(&hub.rooms)
+                .get(code)
+                .map(|e| e.tx.clone())
+                .filter(|tx| !tx.is_closed())
+        };
+        if let Some(tx) = listed(self) {
+            return Ok(Some(tx));
+        }
+        let _one_at_a_time = self.loading.lock().await;
+        if let Some(tx) = listed(self) {
+            return Ok(Some(tx));
+        }
+        if *self.shutdown.borrow() {
+            return Ok(None);
+        }
+        match self.store.load(code).await {
+            Ok(None) => Ok(None),
+            Ok(Some(stored)) => self.spawn_room(stored).map(Some).map_err(server_error),
+            Err(e) => Err(server_error(e)),
+        }
+    }
+
+    /// Enters a room (seat by token, join, watch). On success the room has
+    /// already queued its `seat`/`state` messages to `conn`.
+    pub async fn attach(
+        self: &Arc<Self>,
+        code: &str,
+        conn: &ConnHandle,
+        how: Attach,
+    ) -> Result<mpsc::Sender<RoomCmd>, ServerMsg> {
+        let Some(code) = ids::normalize(code) else {
+            return Err(refused(Refusal::NoSuchRoom, "no room has this code"));
+        };
+        // A room that retires between lookup and attach is loaded again.
+        for _ in 0..3 {
+            let Some(tx) = self.room(&code).await? else {
+                return Err(refused(Refusal::NoSuchRoom, "no room has this code"));
+            };
+            let (done, answer) = oneshot::channel();
+            let cmd = RoomCmd::Attach {
+                conn: conn.clone(),
+                how: how.clone(),
+                done,
+            };
+            if tx.send(cmd).await.is_err() {
+                continue;
+            }
+            match answer.await {
+                Ok(Ok(())) => return Ok(tx),
+                Ok(Err(msg)) => return Err(msg),
+                Err(_) => continue,
+            }
+        }
+        Err(server_error("the room is busy: try again"))
+    }
+
+    /// Checks a requested clock against the limits.
+    fn clock_ms(&self, clock_secs: Option<u32>) -> Result<u64, ServerMsg> {
+        use crate::protocol::online::{DEFAULT_CLOCK_SECS, MAX_CLOCK_SECS};
+        let secs = clock_secs.unwrap_or(DEFAULT_CLOCK_SECS);
+        let min = self.config.min_clock_secs;
+        if !(min..=MAX_CLOCK_SECS).contains(&secs) {
+            return Err(refused(
+                Refusal::BadGame,
+                format!("the clock must be {min} to {MAX_CLOCK_SECS} seconds per move, not {secs}"),
+            ));
+        }
+        Ok(u64::from(secs) * 1000)
+    }
+
+    /// Makes and stores a room; returns its code and the seat token of
+    /// player 0 (and of player 1 when `both_seated`, a quick match).
+    async fn new_room(
+        self: &Arc<Self>,
+        spec: GameSpec,
+        clock_ms: u64,
+        creator_side: Side,
+        both_seated: bool,
+    ) -> Result<(String, [String; 2]), ServerMsg> {
+        let fresh = |n| ids::random(n).map_err(server_error);
+        let tokens = [fresh(ids::TOKEN_BYTES)?, fresh(ids::TOKEN_BYTES)?];
+        let live = Live::new(&spec);
+        let meta = RoomMeta {
+            spec,
+            clock_ms,
+            tokens: [
+                Some(tokens[0].clone()),
+                both_seated.then(|| tokens[1].clone()),
+            ],
+            join_key: if both_seated {
+                None
+            } else {
+                Some(fresh(ids::KEY_BYTES)?)
+            },
+            creator_side,
+            game_no: 1,
+            start: live.start_text(),
+            outcome: None,
+            remaining_ms: clock_ms,
+            paused_by: None,
+            pause_left_ms: 0,
+            pauses_left: [self.config.pauses_per_player; 2],
+            draw_offer: None,
+            offered_at: [None, None],
+            rematch: [false, false],
+            created_ms: now_ms(),
+        };
+        // 80-bit codes do not collide in practice; the store refuses a
+        // duplicate anyway, and then another code is drawn.
+        let mut last_error = String::new();
+        for _ in 0..3 {
+            let code = fresh(ids::ROOM_BYTES)?;
+            match self.store.save(&code, &meta, true, Vec::new()).await {
+                Ok(()) => {
+                    let stored = Stored {
+                        code: code.clone(),
+                        meta,
+                        moves: Vec::new(),
+                    };
+                    self.spawn_room(stored).map_err(server_error)?;
+                    return Ok((code, tokens));
+                }
+                Err(e) => last_error = e,
+            }
+        }
+        Err(server_error(last_error))
+    }
+
+    /// A room for a game with a friend: its code and the creator's token.
+    pub async fn create(
+        self: &Arc<Self>,
+        spec: GameSpec,
+        clock_secs: Option<u32>,
+        side: SideChoice,
+    ) -> Result<(String, String), ServerMsg> {
+        if *self.shutdown.borrow() {
+            return Err(server_error("the server is shutting down"));
+        }
+        let spec = online_spec(spec).map_err(|e| refused(Refusal::BadGame, e))?;
+        let clock_ms = self.clock_ms(clock_secs)?;
+        let creator_side = match side {
+            SideChoice::First => Side::First,
+            SideChoice::Second => Side::Second,
+            SideChoice::Random => random_side()?,
+        };
+        let (code, [token, _]) = self.new_room(spec, clock_ms, creator_side, false).await?;
+        Ok((code, token))
+    }
+
+    /// Joins the queue for (game, rules, clock), or pairs with the player
+    /// waiting there.
+    pub async fn quick_match(
+        self: &Arc<Self>,
+        conn: &ConnHandle,
+        spec: GameSpec,
+        clock_secs: Option<u32>,
+    ) -> Result<Quick, ServerMsg> {
+        let spec = online_spec(spec).map_err(|e| refused(Refusal::BadGame, e))?;
+        let clock_ms = self.clock_ms(clock_secs)?;
+        let key = format!(
+            "{}/{clock_ms}",
+            serde_json::to_string(&spec).unwrap_or_default()
+        );
+        let partner = {
+            let mut queue = lock(&self.queue);
+            match queue.remove(&key) {
+                Some(w) if w.conn.alive() && w.conn.id != conn.id => Some(w),
+                _ => {
+                    queue.insert(
+                        key.clone(),
+                        Waiting {
+                            conn: conn.clone(),
+                            spec,
+                        },
+                    );
+                    None
+                }
+            }
+        };
+        let Some(partner) = partner else {
+            return Ok(Quick::Queued(key));
+        };
+        let result = self
+            .new_room(partner.spec, clock_ms, random_side()?, true)
+            .await;
+        let (code, [first, second]) = match result {
+            Ok(r) => r,
+            Err(e) => {
+                // Put the partner back in the queue; this one gets the error.
+                lock(&self.queue).entry(key).or_insert(partner);
+                return Err(e);
+            }
+        };
+        let _ = partner.conn.ctl.try_send(ConnEvent::Matched {
+            room: code.clone(),
+            token: first,
+        });
+        Ok(Quick::Matched {
+            room: code,
+            token: second,
+        })
+    }
+
+    /// Leaves the queue (if this connection is the one waiting under `key`).
+    pub fn cancel_quick_match(&self, key: &str, conn_id: u64) {
+        let mut queue = lock(&self.queue);
+        if queue.get(key).is_some_and(|w| w.conn.id == conn_id) {
+            queue.remove(key);
+        }
+    }
+
+    /// Ends every connection, saves every room's clock and closes the store.
+    pub async fn shutdown(&self) {
+        self.shutdown.send_replace(true);
+        let rooms: Vec<mpsc::Sender<RoomCmd>> =
+            lock(&self.rooms).values().map(|e| e.tx.clone()).collect();
+        for tx in rooms {
+            let (done, finished) = oneshot::channel();
+            if tx.send(RoomCmd::Shutdown { done }).await.is_ok() {
+                let _ = finished.await;
+            }
+        }
+        lock(&self.rooms).clear();
+        self.store.close().await;
+    }
+}
+
+fn random_side() -> Result<Side, ServerMsg> {
+    let heads = ids::coin().map_err(server_error)?;
+    Ok(if heads { Side::First } else { Side::Second })
+}

@@ -1,0 +1,658 @@
+//! One task per room: it owns the game, the clock and the pause timer,
+//! applies what the players do in order, stores every change and sends the
+//! new state to everyone in the room.
+//!
+//! Clock: while the game is playing, `deadline` is when the side to move
+//! runs out; otherwise `meta.remaining_ms` holds the time left. Saving
+//! writes the time left at that moment, and loading starts the clock again
+//! from it: the time the server was down is charged to no one.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use tokio::sync::{mpsc, oneshot};
+use tokio::time::Instant;
+
+use super::hub::{refused, ConnHandle, Hub};
+use super::ids;
+use super::live::Live;
+use super::store::{RoomMeta, Stored};
+use crate::games::Side;
+use crate::protocol::online::{ClockState, Event, GameState, Refusal, ServerMsg, Status};
+
+/// How a connection enters the room.
+#[derive(Clone, Debug)]
+pub enum Attach {
+    /// The holder of a seat token (create, reconnect, quick match), with
+    /// the event its first state reports.
+    Token(String, Event),
+    /// The friend, with the join key from the invite.
+    Join { key: String },
+    /// A spectator.
+    Watch,
+}
+
+/// What a member of the room asks for.
+#[derive(Clone, Debug)]
+pub enum Action {
+    Sync,
+    Move { ply: u32, mv: String },
+    Pause,
+    Unpause,
+    Resign,
+    OfferDraw,
+    AnswerDraw(bool),
+    Rematch,
+}
+
+pub enum RoomCmd {
+    Attach {
+        conn: ConnHandle,
+        how: Attach,
+        done: oneshot::Sender<Result<(), ServerMsg>>,
+    },
+    Detach {
+        conn: u64,
+    },
+    Act {
+        conn: u64,
+        action: Action,
+    },
+    /// Save the clock and stop (server shutdown).
+    Shutdown {
+        done: oneshot::Sender<()>,
+    },
+}
+
+struct Member {
+    conn: ConnHandle,
+    /// The player (0 or 1) this connection sits for; `None` watches.
+    player: Option<usize>,
+}
+
+struct Room {
+    hub: Arc<Hub>,
+    instance: u64,
+    code: String,
+    meta: RoomMeta,
+    live: Live,
+    moves: Vec<String>,
+    /// How many of `moves` are in the store.
+    saved_moves: usize,
+    deadline: Option<Instant>,
+    pause_until: Option<Instant>,
+    members: Vec<Member>,
+}
+
+type Refused = (Refusal, String);
+
+fn no(code: Refusal, reason: &str) -> Refused {
+    (code, reason.to_string())
+}
+
+fn ms(d: Duration) -> u64 {
+    d.as_millis().min(u128::from(u64::MAX)) as u64
+}
+
+/// Starts the task of a stored room.
+pub fn spawn(
+    hub: Arc<Hub>,
+    instance: u64,
+    stored: Stored,
+) -> Result<mpsc::Sender<RoomCmd>, String> {
+    let Stored { code, meta, moves } = stored;
+    let live = Live::restore(&meta.spec, &meta.start, &moves)
+        .map_err(|e| format!("room {code} cannot be replayed: {e}"))?;
+    let now = Instant::now();
+    let mut room = Room {
+        hub,
+        instance,
+        code,
+        saved_moves: moves.len(),
+        moves,
+        live,
+        meta,
+        deadline: None,
+        pause_until: None,
+        members: Vec::new(),
+    };
+    match room.status() {
+        Status::Playing => room.start_clock(now),
+        Status::Paused => {
+            room.pause_until = Some(now + Duration::from_millis(room.meta.pause_left_ms));
+        }
+        Status::Waiting | Status::Over => {}
+    }
+    let (tx, rx) = mpsc::channel(256);
+    tokio::spawn(room.run(rx));
+    Ok(tx)
+}
+
+impl Room {
+    fn status(&self) -> Status {
+        if self.meta.outcome.is_some() {
+            Status::Over
+        } else if self.meta.tokens[1].is_none() {
+            Status::Waiting
+        } else if self.meta.paused_by.is_some() {
+            Status::Paused
+        } else {
+            Status::Playing
+        }
+    }
+
+    fn side_of(&self, player: usize) -> Side {
+        if player == 0 {
+            self.meta.creator_side
+        } else {
+            self.meta.creator_side.opponent()
+        }
+    }
+
+    fn remaining(&self, now: Instant) -> u64 {
+        match self.deadline {
+            Some(d) => ms(d.saturating_duration_since(now)),
+            None => self.meta.remaining_ms,
+        }
+    }
+
+    fn start_clock(&mut self, now: Instant) {
+        self.deadline = Some(now + Duration::from_millis(self.meta.remaining_ms));
+    }
+
+    fn stop_clock(&mut self, now: Instant) {
+        self.meta.remaining_ms = self.remaining(now);
+        self.deadline = None;
+    }
+
+    /// The game has just ended (by the position, time, resignation or agreement).
+    fn finish(&mut self, now: Instant) {
+        self.meta.outcome = self.live.outcome();
+        self.stop_clock(now);
+        self.meta.paused_by = None;
+        self.pause_until = None;
+        self.meta.draw_offer = None;
+    }
+
+    fn connected(&self, side: Side) -> bool {
+        self.members
+            .iter()
+            .any(|m| m.player.is_some_and(|p| self.side_of(p) == side))
+    }
+
+    fn state(&self, you: Option<Side>, event: Event, now: Instant) -> GameState {
+        let status = self.status();
+        GameState {
+            room: self.code.clone(),
+            game_no: self.meta.game_no,
+            game: self.meta.spec,
+            start: self.meta.start.clone(),
+            moves: self.moves.clone(),
+            to_move: self.live.to_move(),
+            status,
+            outcome: self.meta.outcome,
+            clock: ClockState {
+                per_move_ms: self.meta.clock_ms,
+                remaining_ms: self.remaining(now),
+                running: self.deadline.is_some(),
+            },
+            pauses_left: self.meta.pauses_left,
+            paused_by: self.meta.paused_by,
+            auto_resume_ms: self
+                .pause_until
+                .map(|t| ms(t.saturating_duration_since(now))),
+            draw_offer: self.meta.draw_offer,
+            rematch: self.meta.rematch,
+            seated: [true, self.meta.tokens[1].is_some()],
+            connected: [self.connected(Side::First), self.connected(Side::Second)],
+            spectators: self.members.iter().filter(|m| m.player.is_none()).count() as u32,
+            you,
+            event,
+        }
+    }
+
+    fn state_msg(&self, you: Option<Side>, event: Event, now: Instant) -> ServerMsg {
+        ServerMsg::State(self.state(you, event, now))
+    }
+
+    fn you(&self, member: &Member) -> Option<Side> {
+        member.player.map(|p| self.side_of(p))
+    }
+
+    /// Sends the state to every member (each with its own `you`).
+    fn broadcast(&mut self, event: Event) {
+        let now = Instant::now();
+        let mut texts: [Option<axum::extract::ws::Utf8Bytes>; 3] = [None, None, None];
+        let mut dead = Vec::new();
+        for i in 0..self.members.len() {
+            let you = self.you(&self.members[i]);
+            let slot = you.map_or(2, Side::index);
+            let text = texts[slot]
+                .get_or_insert_with(|| self.state_msg(you, event, now).to_json().into())
+                .clone();
+            if !self.members[i].conn.send_text(text) {
+                dead.push(self.members[i].conn.id);
+            }
+        }
+        for id in dead {
+            self.detach(id);
+        }
+    }
+
+    /// Sends to every member but `except`; members that cannot take it leave.
+    fn tell_others(&mut self, except: u64, msg: &ServerMsg) {
+        let text: axum::extract::ws::Utf8Bytes = msg.to_json().into();
+        let dead: Vec<u64> = self
+            .members
+            .iter()
+            .filter(|m| m.conn.id != except && !m.conn.send_text(text.clone()))
+            .map(|m| m.conn.id)
+            .collect();
+        for id in dead {
+            self.detach(id);
+        }
+    }
+
+    /// A connection leaves; its opponent hears if that was the player's last one.
+    fn detach(&mut self, conn: u64) {
+        let Some(i) = self.members.iter().position(|m| m.conn.id == conn) else {
+            return;
+        };
+        let member = self.members.swap_remove(i);
+        if let Some(p) = member.player {
+            let side = self.side_of(p);
+            if !self.connected(side) {
+                let msg = ServerMsg::Presence {
+                    side,
+                    connected: false,
+                };
+                self.tell_others(conn, &msg);
+            }
+        }
+    }
+
+    /// Stores the room (meta and new moves); the clock is saved as it is now.
+    async fn save(&mut self) {
+        let now = Instant::now();
+        self.meta.remaining_ms = self.remaining(now);
+        self.meta.pause_left_ms = self
+            .pause_until
+            .map_or(0, |t| ms(t.saturating_duration_since(now)));
+        let new_moves = self.moves[self.saved_moves..]
+            .iter()
+            .enumerate()
+            .map(|(i, m)| ((self.saved_moves + i) as u32, m.clone()))
+            .collect();
+        match self
+            .hub
+            .store
+            .save(&self.code, &self.meta, false, new_moves)
+            .await
+        {
+            Ok(()) => self.saved_moves = self.moves.len(),
+            Err(e) => eprintln!("server: room {}: {e}", self.code),
+        }
+    }
+
+    /// Whatever the timers say is due: a timeout or the end of a pause.
+    /// Returns the event to broadcast, if any.
+    fn due(&mut self, now: Instant) -> Option<Event> {
+        if self.pause_until.is_some_and(|t| t <= now) {
+            self.pause_until = None;
+            self.meta.paused_by = None;
+            self.start_clock(now);
+            return Some(Event::AutoUnpaused);
+        }
+        if self.deadline.is_some_and(|t| t <= now) {
+            self.live.timeout();
+            self.finish(now);
+            self.meta.remaining_ms = 0;
+            return Some(Event::Timeout);
+        }
+        None
+    }
+
+    async fn run(mut self, mut rx: mpsc::Receiver<RoomCmd>) {
+        loop {
+            let wake = match (self.deadline, self.pause_until) {
+                (Some(a), Some(b)) => Some(a.min(b)),
+                (a, b) => a.or(b),
+            };
+            let timer = async {
+                match wake {
+                    Some(t) => tokio::time::sleep_until(t).await,
+                    None => std::future::pending().await,
+                }
+            };
+            let cmd = tokio::select! {
+                cmd = rx.recv() => cmd,
+                () = timer => {
+                    while let Some(event) = self.due(Instant::now()) {
+                        self.save().await;
+                        self.broadcast(event);
+                    }
+                    continue;
+                }
+            };
+            let Some(cmd) = cmd else { break };
+            match cmd {
+                RoomCmd::Attach { conn, how, done } => {
+                    let result = self.attach(conn, how).await;
+                    let _ = done.send(result);
+                }
+                RoomCmd::Detach { conn } => self.detach(conn),
+                RoomCmd::Act { conn, action } => self.act(conn, action).await,
+                RoomCmd::Shutdown { done } => {
+                    self.save().await;
+                    let _ = done.send(());
+                    return;
+                }
+            }
+            // A finished game nobody looks at leaves memory (it stays stored).
+            if self.members.is_empty()
+                && self.status() == Status::Over
+                && self.hub.retire(&self.code, self.instance, &rx)
+            {
+                return;
+            }
+        }
+    }
+
+    async fn attach(&mut self, conn: ConnHandle, how: Attach) -> Result<(), ServerMsg> {
+        let now = Instant::now();
+        // A timeout that is due happens before anyone looks.
+        while let Some(event) = self.due(now) {
+            self.save().await;
+            self.broadcast(event);
+        }
+        let refuse = |(code, reason): Refused| refused(code, reason);
+        match how {
+            Attach::Watch => {
+                let watching = self.members.iter().filter(|m| m.player.is_none()).count();
+                if watching >= self.hub.config.max_spectators {
+                    return Err(refuse(no(Refusal::Full, "too many spectators")));
+                }
+                self.members.push(Member {
+                    conn: conn.clone(),
+                    player: None,
+                });
+                conn.send(&self.state_msg(None, Event::Sync, now));
+                Ok(())
+            }
+            Attach::Token(token, event) => {
+                let player = (0..2).find(|&p| {
+                    self.meta.tokens[p]
+                        .as_deref()
+                        .is_some_and(|t| ids::same_secret(t, &token))
+                });
+                let Some(player) = player else {
+                    return Err(refuse(no(
+                        Refusal::BadToken,
+                        "this token holds no seat in this room",
+                    )));
+                };
+                let side = self.side_of(player);
+                let was_connected = self.connected(side);
+                self.members.push(Member {
+                    conn: conn.clone(),
+                    player: Some(player),
+                });
+                conn.send(&ServerMsg::Seat {
+                    room: self.code.clone(),
+                    token,
+                    side,
+                    join_key: if player == 0 {
+                        self.meta.join_key.clone()
+                    } else {
+                        None
+                    },
+                });
+                conn.send(&self.state_msg(Some(side), event, now));
+                if !was_connected {
+                    let msg = ServerMsg::Presence {
+                        side,
+                        connected: true,
+                    };
+                    self.tell_others(conn.id, &msg);
+                }
+                Ok(())
+            }
+            Attach::Join { key } => {
+                let key_ok = self
+                    .meta
+                    .join_key
+                    .as_deref()
+                    .is_some_and(|k| ids::same_secret(k, key.trim()));
+                if self.meta.tokens[1].is_some() {
+                    return Err(refuse(no(Refusal::RoomFull, "both seats are taken")));
+                }
+                if !key_ok {
+                    return Err(refuse(no(
+                        Refusal::BadKey,
+                        "the join key is wrong: ask for the invite again",
+                    )));
+                }
+                if self.meta.outcome.is_some() {
+                    return Err(refuse(no(Refusal::GameOver, "the game was called off")));
+                }
+                let token = ids::random(ids::TOKEN_BYTES).map_err(|e| ServerMsg::Error {
+                    code: crate::protocol::online::ErrorCode::Server,
+                    message: e,
+                })?;
+                self.meta.tokens[1] = Some(token.clone());
+                self.meta.join_key = None;
+                self.meta.remaining_ms = self.meta.clock_ms;
+                self.start_clock(now);
+                self.save().await;
+                let side = self.side_of(1);
+                self.members.push(Member {
+                    conn: conn.clone(),
+                    player: Some(1),
+                });
+                conn.send(&ServerMsg::Seat {
+                    room: self.code.clone(),
+                    token,
+                    side,
+                    join_key: None,
+                });
+                self.broadcast(Event::Started);
+                Ok(())
+            }
+        }
+    }
+
+    async fn act(&mut self, conn: u64, action: Action) {
+        let now = Instant::now();
+        while let Some(event) = self.due(now) {
+            self.save().await;
+            self.broadcast(event);
+        }
+        let Some(member) = self.members.iter().find(|m| m.conn.id == conn) else {
+            return;
+        };
+        let (handle, player) = (member.conn.clone(), member.player);
+        let you = player.map(|p| self.side_of(p));
+        let result = match (action, player) {
+            (Action::Sync, _) => {
+                handle.send(&self.state_msg(you, Event::Sync, now));
+                return;
+            }
+            (_, None) => Err(no(Refusal::Spectator, "spectators cannot play")),
+            (action, Some(p)) => self.apply(self.side_of(p), action, now),
+        };
+        match result {
+            Ok(event) => {
+                self.save().await;
+                self.broadcast(event);
+            }
+            Err((code, reason)) => {
+                handle.send(&refused(code, reason));
+                handle.send(&self.state_msg(you, Event::Sync, now));
+            }
+        }
+    }
+
+    /// Applies a seated player's action; an error changes nothing.
+    fn apply(&mut self, side: Side, action: Action, now: Instant) -> Result<Event, Refused> {
+        let status = self.status();
+        let in_game = || match status {
+            Status::Waiting => Err(no(Refusal::NotStarted, "your friend has not joined yet")),
+            Status::Over => Err(no(Refusal::GameOver, "the game is over")),
+            Status::Playing | Status::Paused => Ok(()),
+        };
+        let ply = self.moves.len() as u32;
+        match action {
+            Action::Sync => Ok(Event::Sync),
+            Action::Move { ply: asked, mv } => {
+                in_game()?;
+                if status == Status::Paused {
+                    return Err(no(Refusal::Paused, "the game is paused"));
+                }
+                if self.live.to_move() != side {
+                    return Err(no(Refusal::NotYourTurn, "it is not your turn"));
+                }
+                if asked != ply {
+                    return Err((
+                        Refusal::StalePly,
+                        format!("the move is for ply {asked}, but {ply} moves have been played"),
+                    ));
+                }
+                let played = self
+                    .live
+                    .play_text(&mv)
+                    .map_err(|e| (Refusal::IllegalMove, e.to_string()))?;
+                self.moves.extend(played);
+                // An offer lapses when the offerer's opponent moves.
+                if self.meta.draw_offer == Some(side.opponent()) {
+                    self.meta.draw_offer = None;
+                }
+                if self.live.outcome().is_some() {
+                    self.finish(now);
+                } else {
+                    self.meta.remaining_ms = self.meta.clock_ms;
+                    self.start_clock(now);
+                }
+                Ok(Event::Moved)
+            }
+            Action::Pause => {
+                in_game()?;
+                if status == Status::Paused {
+                    return Err(no(Refusal::Paused, "the game is already paused"));
+                }
+                let left = &mut self.meta.pauses_left[side.index()];
+                if *left == 0 {
+                    return Err(no(
+                        Refusal::NoPausesLeft,
+                        "you have used all your pauses in this game",
+                    ));
+                }
+                *left -= 1;
+                self.stop_clock(now);
+                self.meta.paused_by = Some(side);
+                self.pause_until = Some(now + self.hub.config.auto_resume);
+                Ok(Event::Paused)
+            }
+            Action::Unpause => {
+                if status != Status::Paused {
+                    return Err(no(Refusal::NotPaused, "the game is not paused"));
+                }
+                if self.meta.paused_by != Some(side) {
+                    return Err(no(
+                        Refusal::NotYourPause,
+                        "only the player who paused can resume",
+                    ));
+                }
+                self.meta.paused_by = None;
+                self.pause_until = None;
+                self.start_clock(now);
+                Ok(Event::Unpaused)
+            }
+            Action::Resign => {
+                if status == Status::Over {
+                    return Err(no(Refusal::GameOver, "the game is over"));
+                }
+                self.live.resign(side);
+                self.finish(now);
+                // Nobody may join a game called off before it started.
+                self.meta.join_key = None;
+                Ok(Event::Resigned)
+            }
+            Action::OfferDraw => {
+                in_game()?;
+                match self.meta.draw_offer {
+                    Some(s) if s == side => {
+                        Err(no(Refusal::DrawAlreadyOffered, "your offer stands"))
+                    }
+                    Some(_) => {
+                        self.live.agree_draw();
+                        self.finish(now);
+                        Ok(Event::DrawAgreed)
+                    }
+                    None if self.meta.offered_at[side.index()] == Some(ply) => Err(no(
+                        Refusal::DrawAlreadyOffered,
+                        "one draw offer per move: play a move first",
+                    )),
+                    None => {
+                        self.meta.draw_offer = Some(side);
+                        self.meta.offered_at[side.index()] = Some(ply);
+                        Ok(Event::DrawOffered)
+                    }
+                }
+            }
+            Action::AnswerDraw(accept) => {
+                in_game()?;
+                if self.meta.draw_offer != Some(side.opponent()) {
+                    return Err(no(Refusal::NoDrawOffer, "there is no draw offer to answer"));
+                }
+                if accept {
+                    self.live.agree_draw();
+                    self.finish(now);
+                    Ok(Event::DrawAgreed)
+                } else {
+                    self.meta.draw_offer = None;
+                    Ok(Event::DrawDeclined)
+                }
+            }
+            Action::Rematch => {
+                if status != Status::Over {
+                    return Err(no(Refusal::NotOver, "a rematch comes after the game"));
+                }
+                if self.meta.tokens[1].is_none() {
+                    return Err(no(Refusal::NotStarted, "nobody joined this game"));
+                }
+                if self.meta.rematch[side.index()] {
+                    return Err(no(
+                        Refusal::AlreadyAsked,
+                        "you have already asked for a rematch",
+                    ));
+                }
+                self.meta.rematch[side.index()] = true;
+                if self.meta.rematch != [true, true] {
+                    return Ok(Event::RematchOffered);
+                }
+                self.new_game(now);
+                Ok(Event::Rematch)
+            }
+        }
+    }
+
+    /// The next game in the room: same rules and clock, sides swapped.
+    fn new_game(&mut self, now: Instant) {
+        let m = &mut self.meta;
+        m.creator_side = m.creator_side.opponent();
+        m.game_no += 1;
+        m.outcome = None;
+        m.remaining_ms = m.clock_ms;
+        m.paused_by = None;
+        m.pauses_left = [self.hub.config.pauses_per_player; 2];
+        m.draw_offer = None;
+        m.offered_at = [None, None];
+        m.rematch = [false, false];
+        self.live = Live::new(&m.spec);
+        m.start = self.live.start_text();
+        self.moves.clear();
+        self.saved_moves = 0;
+        self.pause_until = None;
+        self.start_clock(now);
+    }
+}
