@@ -350,7 +350,7 @@ pub fn OnlinePage(link: OnlineLink) -> impl IntoView {
         Phase::Connecting => view! {
             <div class="online-card" data-testid="online-connecting">
                 <h2>{t::ONLINE_TITLE}</h2>
-                <button on:click=move |_| to_setup()>{t::ONLINE_CANCEL}</button>
+                <button data-testid="cancel-connect" on:click=move |_| to_setup()>{t::ONLINE_CANCEL}</button>
             </div>
         }
         .into_any(),

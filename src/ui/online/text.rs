@@ -159,6 +159,7 @@ pub fn refusal(code: Refusal, reason: &str) -> String {
         }
         Refusal::GameOver => "The game is over.".to_string(),
         Refusal::NotOver => "A rematch can be asked for after the game.".to_string(),
+        Refusal::AlreadyAsked => "You have already asked for a rematch.".to_string(),
         Refusal::NotStarted => "Your friend has not joined yet.".to_string(),
         Refusal::Spectator => "Spectators can only watch.".to_string(),
         Refusal::NotInRoom => "You are not in this game any more: reload the page.".to_string(),
