@@ -119,9 +119,10 @@ export const clickPt = (page, pt) => page.locator(`[data-point=${pt}] rect`).cli
  * Starts the real online server (target/release/server, built with
  * `cargo build --release --features server --bin server`) on a free port
  * with a fresh data directory, serving `dir`. Resolves once it listens.
- * `extra` adds command-line options (e.g. ['--auto-resume-ms', '3000']).
+ * `extra` adds command-line options (e.g. ['--auto-resume-ms', '3000']);
+ * `port` and `data` restart a server where a stopped one was.
  */
-export async function startGameServer(dir = path.join(root, 'dist'), extra = []) {
+export async function startGameServer(dir = path.join(root, 'dist'), extra = [], { port = 0, data } = {}) {
   const { spawn } = await import('node:child_process');
   const os = await import('node:os');
   const bin = path.join(root, 'target', 'release', 'server');
@@ -131,8 +132,8 @@ export async function startGameServer(dir = path.join(root, 'dist'), extra = [])
   if (!fs.existsSync(path.join(dir, 'index.html'))) {
     throw new Error(`${dir}/index.html is missing: run 'make dist' first`);
   }
-  const data = fs.mkdtempSync(path.join(os.tmpdir(), 'stoneplay-e2e-'));
-  const child = spawn(bin, ['--addr', '127.0.0.1:0', '--data', data, '--static', dir, ...extra], {
+  data ??= fs.mkdtempSync(path.join(os.tmpdir(), 'stoneplay-e2e-'));
+  const child = spawn(bin, ['--addr', `127.0.0.1:${port}`, '--data', data, '--static', dir, ...extra], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -155,15 +156,18 @@ export async function startGameServer(dir = path.join(root, 'dist'), extra = [])
   });
   return {
     url,
+    data,
+    port: Number(new URL(url).port),
     output: () => output,
-    stop: async () => {
+    /** Stops the server (SIGTERM: it saves every clock); `keepData` keeps its directory. */
+    stop: async ({ keepData = false } = {}) => {
       if (child.exitCode === null) {
         const exited = new Promise((ok) => child.once('exit', ok));
         child.kill('SIGTERM');
         await Promise.race([exited, new Promise((ok) => setTimeout(ok, 5000))]);
         if (child.exitCode === null) child.kill('SIGKILL');
       }
-      fs.rmSync(data, { recursive: true, force: true });
+      if (!keepData) fs.rmSync(data, { recursive: true, force: true });
     },
   };
 }

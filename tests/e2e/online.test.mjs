@@ -321,6 +321,39 @@ test('a static host: the server is set in the link or in the settings; an unreac
   }
 });
 
+test('a server restart: both pages say they are reconnecting, then the game goes on', async () => {
+  const own = await startGameServer();
+  const { port, data } = own;
+  let restarted;
+  try {
+    const { a, invite } = await createGame(`${own.url}?online`);
+    const b = await openPage(browser, invite);
+    await b.page.locator('[data-square]').first().waitFor();
+    await move(a.page, 'a7', 'b6');
+    await waitMoves(b.page, ['b6']);
+    await own.stop({ keepData: true });
+    for (const p of [a, b]) {
+      await p.page.waitForFunction(() => /Reconnecting/.test(document.querySelector('[data-testid=connection]')?.textContent));
+    }
+    // While it is away the board takes no move.
+    await move(b.page, 'a1', 'b2');
+    assert.equal(await b.page.locator('.selected').count(), 0);
+    restarted = await startGameServer(undefined, [], { port, data });
+    for (const p of [a, b]) await tid(p.page, 'connection').waitFor({ state: 'detached', timeout: 15000 });
+    assert.match(await text(b.page, 'online-role'), /you play O/);
+    await move(b.page, 'a1', 'b2');
+    await waitMoves(a.page, ['b6', 'b2']);
+    // The browser logs refused connections itself; the page logs nothing.
+    for (const p of [a, b]) {
+      assert.deepEqual(p.errors.filter((e) => !/WebSocket connection to .* failed/.test(e)), []);
+      await p.context.close();
+    }
+  } finally {
+    await restarted?.stop();
+    await own.stop();
+  }
+});
+
 test('the online screens fit 320 px phones with 44 px touch targets', async () => {
   const check = async (page, what, width) => {
     await page.waitForTimeout(150);

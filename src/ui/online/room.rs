@@ -9,6 +9,8 @@
 use leptos::prelude::*;
 
 use super::socket::Driver;
+use super::OnlineLink;
+use crate::ui::{Nav, Page};
 use super::text as t;
 use crate::games::{Outcome, Record, Side};
 use crate::protocol::online::{ClientMsg, GameState, Status};
@@ -246,7 +248,17 @@ pub fn OnlineGame<G: UiGame>(
     // Rematch.
     let rematch_asked =
         move |side: Option<Side>| side.is_some_and(|side| with_state(&|s| s.rematch[side.index()]));
+    let rematch_note = move || {
+        if rematch_asked(you.get()) {
+            Some(t::ONLINE_REMATCH_WAITING)
+        } else if rematch_asked(opponent()) {
+            Some(t::ONLINE_REMATCH_OFFERED)
+        } else {
+            None
+        }
+    };
     let hide_result = RwSignal::new(false);
+    let nav = expect_context::<Nav>();
 
     // Who is there.
     let connected = move |side: Side| with_state(&|s| s.connected[side.index()]);
@@ -286,30 +298,30 @@ pub fn OnlineGame<G: UiGame>(
                 {board}
                 <Show when=paused>
                     <div class="overlay" data-testid="paused">
-                        <p>{pause_title}</p>
-                        <span class="overlay-hint">{move || auto_resume().map(|l| t::online_auto_resume_in(&l))}</span>
-                        <Show when=my_pause>
-                            <button class="primary" data-testid="resume" on:click=toggle_pause>{t::ONLINE_RESUME}</button>
-                        </Show>
+                        <div class="overlay-card">
+                            <p class="overlay-title">{pause_title}</p>
+                            <p>{move || auto_resume().map(|l| t::online_auto_resume_in(&l))}</p>
+                            <Show when=my_pause>
+                                <button class="primary" data-testid="resume" on:click=toggle_pause>{t::ONLINE_RESUME}</button>
+                            </Show>
+                        </div>
                     </div>
                 </Show>
                 <Show when=move || over() && !hide_result.get()>
                     <div class="overlay result" data-testid="result">
-                        <p>{personal_result}</p>
-                        <span class="overlay-hint" data-testid="result-line">{result_line}</span>
-                        {move || you.get().is_some().then(|| view! {
-                            <button class="primary" data-testid="online-rematch"
-                                disabled=move || rematch_asked(you.get()) || !link_open()
-                                on:click=move |_| driver.control(ClientMsg::Rematch)>
-                                {move || if rematch_asked(opponent()) { t::ONLINE_ACCEPT_REMATCH } else { t::ONLINE_REMATCH }}
-                            </button>
-                        })}
-                        <span class="overlay-hint" data-testid="rematch-note">{move || {
-                            if rematch_asked(you.get()) { Some(t::ONLINE_REMATCH_WAITING) }
-                            else if rematch_asked(opponent()) { Some(t::ONLINE_REMATCH_OFFERED) }
-                            else { None }
-                        }}</span>
-                        <button data-testid="look-at-board" on:click=move |_| hide_result.set(true)>{t::ONLINE_LOOK_AT_BOARD}</button>
+                        <div class="overlay-card">
+                            <p class="overlay-title">{personal_result}</p>
+                            <p data-testid="result-line">{result_line}</p>
+                            {move || you.get().is_some().then(|| view! {
+                                <button class="primary" data-testid="online-rematch"
+                                    disabled=move || rematch_asked(you.get()) || !link_open()
+                                    on:click=move |_| driver.control(ClientMsg::Rematch)>
+                                    {move || if rematch_asked(opponent()) { t::ONLINE_ACCEPT_REMATCH } else { t::ONLINE_REMATCH }}
+                                </button>
+                            })}
+                            <p class="muted" data-testid="rematch-note">{rematch_note}</p>
+                            <button data-testid="look-at-board" on:click=move |_| hide_result.set(true)>{t::ONLINE_LOOK_AT_BOARD}</button>
+                        </div>
                     </div>
                 </Show>
             </div>
@@ -347,24 +359,32 @@ pub fn OnlineGame<G: UiGame>(
                     <p class="muted">{move || draw_offer().map(|s| t::online_draw_offered_by(side_name(s)))}</p>
                 </Show>
                 {move || you.get().is_some().then(|| view! {
-                    <div class="controls">
-                        <button data-testid="online-pause" disabled=pause_disabled on:click=toggle_pause>
-                            {move || if my_pause() { t::ONLINE_RESUME.to_string() } else { t::online_pause(you.get().map_or(0, pauses_left)) }}
-                        </button>
-                        <button data-testid="offer-draw" disabled=move || !in_game() || i_offer() || !link_open()
-                            on:click=move |_| driver.control(ClientMsg::OfferDraw)>
-                            {move || if i_offer() { t::ONLINE_DRAW_OFFER_SENT } else if they_offer() { t::ONLINE_ACCEPT_DRAW } else { t::ONLINE_OFFER_DRAW }}
-                        </button>
-                        <Show when=move || !confirm_resign.get()>
-                            <button data-testid="resign" disabled=move || !in_game() || !link_open()
-                                on:click=move |_| confirm_resign.set(true)>{t::ONLINE_RESIGN}</button>
-                        </Show>
-                        <Show when=move || over() && hide_result.get()>
+                    <Show when=in_game>
+                        <div class="controls">
+                            <button data-testid="online-pause" disabled=pause_disabled on:click=toggle_pause>
+                                {move || if my_pause() { t::ONLINE_RESUME.to_string() } else { t::online_pause(you.get().map_or(0, pauses_left)) }}
+                            </button>
+                            <button data-testid="offer-draw" disabled=move || i_offer() || they_offer() || !link_open()
+                                on:click=move |_| driver.control(ClientMsg::OfferDraw)>
+                                {move || if i_offer() { t::ONLINE_DRAW_OFFER_SENT } else { t::ONLINE_OFFER_DRAW }}
+                            </button>
+                            <Show when=move || !confirm_resign.get()>
+                                <button data-testid="resign" disabled=move || !link_open()
+                                    on:click=move |_| confirm_resign.set(true)>{t::ONLINE_RESIGN}</button>
+                            </Show>
+                        </div>
+                    </Show>
+                    <Show when=over>
+                        <div class="controls">
                             <button class="primary" data-testid="rematch-panel"
                                 disabled=move || rematch_asked(you.get()) || !link_open()
-                                on:click=move |_| driver.control(ClientMsg::Rematch)>{t::ONLINE_REMATCH}</button>
-                        </Show>
-                    </div>
+                                on:click=move |_| driver.control(ClientMsg::Rematch)>
+                                {move || if rematch_asked(opponent()) { t::ONLINE_ACCEPT_REMATCH } else { t::ONLINE_REMATCH }}
+                            </button>
+                            <button data-testid="new-online-game" on:click=move |_| nav.go(Page::Online(OnlineLink::setup()))>{t::ONLINE_NEW_GAME}</button>
+                        </div>
+                        <p class="muted">{rematch_note}</p>
+                    </Show>
                 })}
                 <Show when=move || confirm_resign.get() && in_game()>
                     <div class="offer confirm" role="alertdialog" aria-label=t::ONLINE_RESIGN_CONFIRM data-testid="resign-confirm">
