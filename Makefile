@@ -1,5 +1,6 @@
 # Stoneplay — the two commands a newcomer needs:
-#   make play   install what is missing, build, serve on http://127.0.0.1:8080
+#   make play   install what is missing, build, serve the app and online play
+#               (/ws) on http://127.0.0.1:8080
 #   make test   install what is missing, run every check and test
 # Everything else here is a piece of those two.
 
@@ -15,11 +16,15 @@ PORT ?= 8080
 WASM_TEST_ENV := CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=$(CURDIR)/.ci/wasm-test-runner \
                  CHROMEDRIVER=/usr/bin/chromedriver WASM_BINDGEN_TEST_TIMEOUT=120
 
-.PHONY: play test setup dist check fmt-check clippy test-native test-browser test-e2e perft bench bench-wasm bench-load screenshots
+.PHONY: play test setup dist check fmt-check clippy test-native test-browser test-e2e perft bench bench-wasm bench-load bench-server screenshots
 
-play: setup
-	@echo "Stoneplay: building (release) and serving on http://$(ADDRESS):$(PORT)/"
-	trunk serve --release --address $(ADDRESS) --port $(PORT)
+# The app (dist/) and the online-play server (/ws) on one port; games are
+# kept in $(DATA) and survive a restart. Ctrl-C stops it (clocks are saved).
+DATA ?= data
+play: dist
+	cargo build --release --features server --bin server
+	@echo "Stoneplay: open http://$(ADDRESS):$(PORT)/ (online play on ws://$(ADDRESS):$(PORT)/ws, games kept in $(DATA)/)"
+	./target/release/server --addr $(ADDRESS):$(PORT) --data $(DATA) --static dist
 
 test: setup check test-native test-browser test-e2e
 	@echo "make test: all checks and tests passed"
@@ -38,10 +43,15 @@ fmt-check:
 
 clippy:
 	cargo clippy --all-targets -- -D warnings
+	cargo clippy --all-targets --all-features -- -D warnings
 	cargo clippy --all-targets --target wasm32-unknown-unknown -- -D warnings
 
+# The rules, engine and protocol tests, then the online server's tests
+# (library unit tests and tests/server_*.rs with the `server` feature; the
+# other test files do not change with it, so they are not built twice).
 test-native:
 	cargo test --release
+	cargo test --release --features server --lib --test 'server_*'
 
 test-browser:
 	$(WASM_TEST_ENV) cargo test --target wasm32-unknown-unknown --test browser
@@ -69,6 +79,14 @@ bench-wasm: dist
 # an interactive board in headless Chromium.
 bench-load: dist
 	node tests/e2e/load-bench.mjs
+
+# Load benchmark for the online server: GAMES concurrent games of random
+# legal moves over loopback against the real server binary; prints moves/s,
+# move round-trip latency and the server's memory.
+GAMES ?= 1000
+bench-server:
+	cargo build --release --features server --bin server --bin server-bench
+	./target/release/server-bench --games $(GAMES)
 
 # Screenshots of every game at desktop and phone sizes, light and dark.
 SHOTS ?= /tmp/stoneplay-shots

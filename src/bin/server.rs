@@ -86,6 +86,12 @@ async fn stop_signal() {
     let _ = ctrl_c.await;
 }
 
+fn say(line: &str) {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    let _ = writeln!(out, "{line}").and_then(|()| out.flush());
+}
+
 #[tokio::main]
 async fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -117,15 +123,16 @@ async fn main() -> ExitCode {
         }
     };
     let addr = server.addr();
-    println!("listening on http://{addr}/");
-    println!(
+    // Never panic on a closed stdout (a parent that stopped reading).
+    say(&format!("listening on http://{addr}/"));
+    say(&format!(
         "  WebSocket ws://{addr}/ws, protocol v{}, data in {}, {} unfinished game(s) resumed",
         stoneplay::protocol::online::PROTOCOL_VERSION,
         data.display(),
         server.resumed()
-    );
+    ));
     stop_signal().await;
-    println!("shutting down: saving clocks");
+    say("shutting down: saving clocks");
     server.shutdown().await;
     ExitCode::SUCCESS
 }

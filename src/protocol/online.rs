@@ -5,6 +5,21 @@
 //! message (snake_case), at most [`MAX_MESSAGE_BYTES`] bytes. Read and write
 //! them with `serde_json` as [`ClientMsg`] and [`ServerMsg`].
 //!
+//! Shared types keep their own JSON: a side is `"First"`/`"Second"`, a
+//! game spec `{"Ataxx":{"no_move":"Pass"}}`, `{"Stones":null}` or
+//! `{"Mill":{…every MillRules field…}}`, an outcome
+//! `{"winner":"First","reason":"Timeout"}` (`winner: null` for a draw).
+//!
+//! ```text
+//! → {"type":"hello","v":1}
+//! ← {"type":"welcome","v":1,"limits":{"max_message_bytes":4096,…}}
+//! → {"type":"create","game":{"Stones":null},"clock_secs":30,"side":"random"}
+//! ← {"type":"seat","room":"6ozf6qv3mu7su72v","token":"h6gy…","side":"First","join_key":"m57h…"}
+//! ← {"type":"state","room":"6ozf6qv3mu7su72v","game_no":1,…,"status":"waiting","event":"sync"}
+//! → {"type":"move","ply":0,"mv":"a1-b2"}
+//! ← {"type":"state",…,"moves":["a1-b2"],"to_move":"Second","event":"moved"}
+//! ```
+//!
 //! # Flow
 //!
 //! 1. **Handshake.** The first message is `{"type":"hello","v":1}`. The
@@ -44,6 +59,12 @@
 //! 8. **Game controls** (seated players only): `pause` / `unpause`,
 //!    `resign`, `offer_draw` / `answer_draw {accept}`, `rematch`; each
 //!    change is broadcast as `state` with its `event`.
+//!
+//! The server pings every 20 s (WebSocket ping frames, answered by the
+//! browser) and closes a connection silent for 60 s, or one that has not
+//! said `hello` by its first ping. Close codes: 1001 idle, 1008 rate limit
+//! or no hello, 1009 message too big, 1012 server restarting (reconnect),
+//! 4001 wrong protocol version (reload the page).
 //!
 //! A connection is in at most one room at a time: `create`, `join`,
 //! `reconnect`, `watch` and a quick-match pairing each leave the previous

@@ -28,7 +28,7 @@ impl Client {
     /// Connects to `ws://addr/ws` (no hello yet).
     pub async fn connect(addr: SocketAddr) -> Result<Client, String> {
         let url = format!("ws://{addr}{WS_PATH}");
-        let (ws, _) = tokio_tungstenite::connect_async(url)
+        let (ws, _) = tokio_tungstenite::connect_async_with_config(url, None, true)
             .await
             .map_err(|e| format!("connect: {e}"))?;
         Ok(Client { ws })

@@ -177,6 +177,7 @@ pub async fn run(socket: WebSocket, hub: Arc<Hub>, _guard: ConnGuard) {
     let mut ping = tokio::time::interval(cfg.ping_interval);
     ping.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     let mut last_heard = Instant::now();
+    let opened = last_heard;
 
     let ending: Option<(u16, &'static str)> = loop {
         tokio::select! {
@@ -226,6 +227,9 @@ pub async fn run(socket: WebSocket, hub: Arc<Hub>, _guard: ConnGuard) {
             _ = ping.tick() => {
                 if last_heard.elapsed() > cfg.idle_timeout {
                     break Some((close::IDLE, "idle"));
+                }
+                if !conn.hello && opened.elapsed() > cfg.ping_interval {
+                    break Some((close::POLICY, "no hello"));
                 }
                 let _ = handle.out_ping();
             }

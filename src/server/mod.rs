@@ -28,6 +28,7 @@ use axum::extract::{State, WebSocketUpgrade};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
+use axum::serve::ListenerExt;
 use axum::Router;
 use tower_http::services::ServeDir;
 
@@ -155,6 +156,10 @@ pub async fn start(config: Config) -> Result<Server, String> {
         let stopped = async move {
             let _ = stop.changed().await;
         };
+        // Small messages go out at once (no Nagle delay against delayed ACKs).
+        let listener = listener.tap_io(|tcp| {
+            let _ = tcp.set_nodelay(true);
+        });
         if let Err(e) = axum::serve(listener, app)
             .with_graceful_shutdown(stopped)
             .await

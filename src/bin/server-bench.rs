@@ -1,0 +1,382 @@
+//! Load benchmark for the online server: N concurrent games over loopback.
+//!
+//! ```text
+//! server-bench [--games N] [--server PATH] [--clock SECS] [--seed S]
+//! ```
+//!
+//! Starts the real server binary as a child process (`server` next to
+//! this one, on a free port, with a fresh data directory and the rate limit
+//! raised), opens two WebSockets per game (one creates a room, the other
+//! joins), waits until every game has started, then lets every game play
+//! random legal moves as fast as the server answers, until each game ends.
+//! The games cycle through Territory Duel, Stones! and Mill.
+//!
+//! Prints the games, the moves, moves per second, the move round trip
+//! (a move sent → the server's new state received by the opponent) at
+//! p50/p90/p99/max, and the server's memory from `/proc/PID/status`
+//! (VmRSS with every game open, VmHWM the peak). Client and server share
+//! this machine's cores, so the figures are a floor for the server alone.
+
+use std::io::{BufRead, BufReader};
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::process::{Child, Command, ExitCode, Stdio};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use stoneplay::games::mill::MillRules;
+use stoneplay::games::splitmix64;
+use stoneplay::games::stones::StonesRules;
+use stoneplay::games::{ataxx::AtaxxRules, Side};
+use stoneplay::protocol::online::{ClientMsg, Event, GameState, ServerMsg, SideChoice};
+use stoneplay::protocol::GameSpec;
+use stoneplay::server::client::Client;
+use stoneplay::server::live::Live;
+
+const WAIT: Duration = Duration::from_secs(60);
+
+struct Args {
+    games: usize,
+    server: PathBuf,
+    clock_secs: u32,
+    seed: u64,
+}
+
+fn parse_args() -> Result<Args, String> {
+    let exe = std::env::current_exe().map_err(|e| e.to_string())?;
+    let mut args = Args {
+        games: 100,
+        server: exe.with_file_name("server"),
+        clock_secs: 300,
+        seed: 1,
+    };
+    let list: Vec<String> = std::env::args().skip(1).collect();
+    let mut it = list.iter();
+    while let Some(flag) = it.next() {
+        let value = it.next().ok_or_else(|| format!("{flag} needs a value"))?;
+        let num = || {
+            value
+                .parse::<u64>()
+                .map_err(|_| format!("{flag} expects a number, not '{value}'"))
+        };
+        match flag.as_str() {
+            "--games" => args.games = num()?.max(1) as usize,
+            "--server" => args.server = PathBuf::from(value),
+            "--clock" => args.clock_secs = num()?.clamp(1, 3600) as u32,
+            "--seed" => args.seed = num()?,
+            _ => return Err(format!("unknown option {flag}")),
+        }
+    }
+    Ok(args)
+}
+
+/// The server child, killed when dropped.
+struct ServerProcess {
+    child: Child,
+    addr: SocketAddr,
+    data: PathBuf,
+}
+
+impl ServerProcess {
+    fn start(path: &PathBuf) -> Result<ServerProcess, String> {
+        let data = std::env::temp_dir().join(format!("stoneplay-bench-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&data);
+        let mut child = Command::new(path)
+            .args(["--addr", "127.0.0.1:0", "--no-static"])
+            .args(["--rate", "100000", "--burst", "100000"])
+            .args(["--max-connections", "100000"])
+            .arg("--data")
+            .arg(&data)
+            .stdout(Stdio::piped())
+            .spawn()
+            .map_err(|e| format!("cannot start {}: {e}", path.display()))?;
+        let stdout = child.stdout.take().ok_or("no stdout")?;
+        let mut out = BufReader::new(stdout);
+        let mut line = String::new();
+        out.read_line(&mut line).map_err(|e| e.to_string())?;
+        // Keep reading what the server prints, so it never writes to a closed pipe.
+        std::thread::spawn(move || {
+            let mut sink = String::new();
+            while out.read_line(&mut sink).is_ok_and(|n| n > 0) {
+                sink.clear();
+            }
+        });
+        let addr = line
+            .trim()
+            .strip_prefix("listening on http://")
+            .and_then(|s| s.trim_end_matches('/').parse().ok())
+            .ok_or_else(|| format!("unexpected first line from the server: {line:?}"))?;
+        Ok(ServerProcess { child, addr, data })
+    }
+
+    /// CPU seconds the server has used (user + system).
+    fn cpu_secs(&self) -> f64 {
+        let stat =
+            std::fs::read_to_string(format!("/proc/{}/stat", self.child.id())).unwrap_or_default();
+        // Fields after the parenthesised name; utime and stime are 14 and 15.
+        let rest = stat.rsplit_once(')').map_or("", |(_, r)| r);
+        let f: Vec<f64> = rest
+            .split_whitespace()
+            .map(|v| v.parse().unwrap_or(0.0))
+            .collect();
+        let ticks = f.get(11).unwrap_or(&0.0) + f.get(12).unwrap_or(&0.0);
+        ticks / 100.0
+    }
+
+    /// (VmRSS, VmHWM) in KiB.
+    fn memory(&self) -> (u64, u64) {
+        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id()))
+            .unwrap_or_default();
+        let field = |name: &str| {
+            status
+                .lines()
+                .find(|l| l.starts_with(name))
+                .and_then(|l| l.split_whitespace().nth(1))
+                .and_then(|v| v.parse().ok())
+                .unwrap_or(0)
+        };
+        (field("VmRSS:"), field("VmHWM:"))
+    }
+}
+
+impl Drop for ServerProcess {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        let _ = std::fs::remove_dir_all(&self.data);
+    }
+}
+
+fn spec(i: usize) -> GameSpec {
+    match i % 3 {
+        0 => GameSpec::Ataxx(AtaxxRules::default()),
+        1 => GameSpec::Stones(StonesRules),
+        _ => GameSpec::Mill(MillRules::default()),
+    }
+}
+
+async fn state_of(c: &mut Client, event: Option<Event>) -> Result<GameState, String> {
+    let msg = c
+        .recv_until(
+            WAIT,
+            |m| matches!(m, ServerMsg::State(s) if event.is_none_or(|e| s.event == e)),
+        )
+        .await?;
+    match msg {
+        ServerMsg::State(s) => Ok(s),
+        _ => Err("not a state".into()),
+    }
+}
+
+/// Two connected players in a started game.
+struct Game {
+    first: Client,
+    second: Client,
+    state: GameState,
+}
+
+async fn set_up(addr: SocketAddr, game: GameSpec, clock_secs: u32) -> Result<Game, String> {
+    let mut a = Client::hello(addr).await?;
+    a.send(&ClientMsg::Create {
+        game,
+        clock_secs: Some(clock_secs),
+        side: SideChoice::First,
+    })
+    .await?;
+    let (room, key) = match a.recv(WAIT).await? {
+        ServerMsg::Seat {
+            room,
+            join_key: Some(key),
+            ..
+        } => (room, key),
+        other => return Err(format!("expected a seat, got {other:?}")),
+    };
+    let mut b = Client::hello(addr).await?;
+    b.send(&ClientMsg::Join { room, key }).await?;
+    state_of(&mut b, Some(Event::Started)).await?;
+    let state = state_of(&mut a, Some(Event::Started)).await?;
+    Ok(Game {
+        first: a,
+        second: b,
+        state,
+    })
+}
+
+/// Plays random legal moves to the end; returns the round trip of each move.
+async fn play(mut g: Game, mut seed: u64) -> Result<Vec<Duration>, String> {
+    let mut live = Live::new(&g.state.game);
+    let mut applied = 0;
+    let mut trips = Vec::new();
+    while g.state.outcome.is_none() {
+        let moves = live.legal_moves();
+        let (next, r) = splitmix64(seed);
+        seed = next;
+        let mv = moves
+            .get((r % moves.len().max(1) as u64) as usize)
+            .ok_or("no legal move in an unfinished game")?
+            .clone();
+        let (mover, other) = match g.state.to_move {
+            Side::First => (&mut g.first, &mut g.second),
+            Side::Second => (&mut g.second, &mut g.first),
+        };
+        let sent = Instant::now();
+        mover
+            .send(&ClientMsg::Move {
+                ply: g.state.moves.len() as u32,
+                mv,
+            })
+            .await?;
+        let seen = state_of(other, Some(Event::Moved)).await?;
+        trips.push(sent.elapsed());
+        let mine = state_of(mover, Some(Event::Moved)).await?;
+        if mine.moves != seen.moves {
+            return Err("the players saw different games".into());
+        }
+        while applied < seen.moves.len() {
+            let played = live
+                .play_text(&seen.moves[applied])
+                .map_err(|e| format!("the server's move does not replay: {e}"))?;
+            applied += played.len();
+        }
+        g.state = seen;
+    }
+    g.first.close().await;
+    g.second.close().await;
+    Ok(trips)
+}
+
+fn percentile(sorted: &[Duration], p: f64) -> f64 {
+    if sorted.is_empty() {
+        return 0.0;
+    }
+    let i = ((sorted.len() - 1) as f64 * p).round() as usize;
+    sorted[i].as_secs_f64() * 1000.0
+}
+
+async fn run(args: Args) -> Result<(), String> {
+    let server = ServerProcess::start(&args.server)?;
+    let addr = server.addr;
+    let (idle_rss, _) = server.memory();
+    println!(
+        "server-bench: {} games on {addr} (server pid {}, {} KiB RSS idle)",
+        args.games,
+        server.child.id(),
+        idle_rss
+    );
+
+    // Set up every game first (at most 64 handshakes at a time), so all
+    // of them are open at once when play starts.
+    let setup = Instant::now();
+    let gate = Arc::new(tokio::sync::Semaphore::new(64));
+    let mut tasks = Vec::new();
+    for i in 0..args.games {
+        let gate = gate.clone();
+        let clock = args.clock_secs;
+        tasks.push(tokio::spawn(async move {
+            let _permit = gate.acquire().await.map_err(|e| e.to_string())?;
+            set_up(addr, spec(i), clock).await
+        }));
+    }
+    let mut games = Vec::new();
+    for t in tasks {
+        games.push(t.await.map_err(|e| e.to_string())??);
+    }
+    let (open_rss, _) = server.memory();
+    println!(
+        "set up {} games ({} connections) in {:.1} s; server RSS with all open: {:.1} MiB",
+        games.len(),
+        games.len() * 2,
+        setup.elapsed().as_secs_f64(),
+        open_rss as f64 / 1024.0
+    );
+
+    let start = Instant::now();
+    let cpu_before = server.cpu_secs();
+    let mut tasks = Vec::new();
+    for (i, g) in games.into_iter().enumerate() {
+        let seed = args.seed.wrapping_mul(0x9E37_79B9).wrapping_add(i as u64);
+        tasks.push(tokio::spawn(play(g, seed)));
+    }
+    let mut peak_rss = open_rss;
+    let mut trips = Vec::new();
+    let mut finished = 0;
+    let mut failed = 0;
+    for t in tasks {
+        match t.await {
+            Ok(Ok(mut v)) => {
+                finished += 1;
+                trips.append(&mut v);
+            }
+            Ok(Err(e)) => {
+                failed += 1;
+                eprintln!("game failed: {e}");
+            }
+            Err(e) => {
+                failed += 1;
+                eprintln!("game task failed: {e}");
+            }
+        }
+        peak_rss = peak_rss.max(server.memory().0);
+    }
+    let elapsed = start.elapsed().as_secs_f64();
+    let (end_rss, hwm) = server.memory();
+    let server_cpu = server.cpu_secs() - cpu_before;
+    trips.sort();
+    let moves = trips.len();
+    println!("games      {finished} finished, {failed} failed");
+    println!("moves      {moves}");
+    println!("elapsed    {elapsed:.2} s");
+    println!("moves/s    {:.0}", moves as f64 / elapsed);
+    println!(
+        "server CPU {server_cpu:.1} s in {elapsed:.1} s ({:.0} % of one core; {:.0} µs a move)",
+        100.0 * server_cpu / elapsed,
+        1e6 * server_cpu / moves.max(1) as f64
+    );
+    println!(
+        "round trip p50 {:.2} ms, p90 {:.2} ms, p99 {:.2} ms, max {:.2} ms (move sent → opponent has the new state)",
+        percentile(&trips, 0.50),
+        percentile(&trips, 0.90),
+        percentile(&trips, 0.99),
+        percentile(&trips, 1.0)
+    );
+    println!(
+        "server RSS {:.1} MiB idle, {:.1} MiB with {} games open, {:.1} MiB at the end; peak (VmHWM) {:.1} MiB",
+        idle_rss as f64 / 1024.0,
+        open_rss as f64 / 1024.0,
+        args.games,
+        end_rss as f64 / 1024.0,
+        hwm.max(peak_rss) as f64 / 1024.0
+    );
+    if failed > 0 {
+        return Err(format!("{failed} games failed"));
+    }
+    Ok(())
+}
+
+fn main() -> ExitCode {
+    let args = match parse_args() {
+        Ok(a) => a,
+        Err(e) => {
+            eprintln!("error: {e}\nusage: server-bench [--games N] [--server PATH] [--clock SECS] [--seed S]");
+            return ExitCode::from(2);
+        }
+    };
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+    {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    match runtime.block_on(run(args)) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
