@@ -47,7 +47,7 @@ pub const ONLINE_ATAXX_PASS_RULE: &str =
 pub const ONLINE_CLOCK: &str = "Clock ";
 pub const ONLINE_CLOCK_LABEL: &str = "seconds per move";
 pub fn online_clock_choice(secs: u32) -> String {
-    if secs % 60 == 0 {
+    if secs.is_multiple_of(60) {
         format!("{} min per move", secs / 60)
     } else {
         format!("{secs} s per move")
