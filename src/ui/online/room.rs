@@ -9,9 +9,8 @@
 use leptos::prelude::*;
 
 use super::socket::Driver;
-use super::OnlineLink;
-use crate::ui::{Nav, Page};
 use super::text as t;
+use super::OnlineLink;
 use crate::games::{Outcome, Record, Side};
 use crate::protocol::online::{ClientMsg, GameState, Status};
 use crate::protocol::session::{Flash, Link};
@@ -21,6 +20,7 @@ use crate::ui::game::move_rows;
 use crate::ui::games::{describe_outcome, UiGame};
 use crate::ui::sound::{self, Sound};
 use crate::ui::store::Settings;
+use crate::ui::{Nav, Page};
 
 /// How long a flash message (a refusal, a presence change) stays.
 const FLASH_MS: f64 = 6_000.0;
