@@ -6,7 +6,8 @@
 // and the online screens at phone sizes.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, openPage, serve, startGameServer, clickSq } from './harness.mjs';
+import path from 'node:path';
+import { launch, openPage, serve, startGameServer, clickSq, root } from './harness.mjs';
 
 let game;
 let browser;
@@ -389,6 +390,53 @@ test('the online screens fit 320 px phones with 44 px touch targets', async () =
     await tid(a.page, 'resign-yes').click();
     await tid(b.page, 'result').waitFor();
     await check(b.page, 'result', viewport.width);
+    for (const x of [a, b]) {
+      assert.deepEqual(x.errors, []);
+      await x.context.close();
+    }
+  }
+});
+
+async function axe(page) {
+  await page.addScriptTag({ path: path.join(root, '.tools/node_modules/axe-core/axe.min.js') });
+  const result = await page.evaluate(async () => await window.axe.run(document, { resultTypes: ['violations'] }));
+  return result.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.help} (${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')})`);
+}
+
+test('the online screens pass axe-core in light and dark', async () => {
+  for (const colorScheme of ['light', 'dark']) {
+    const open = async (url) => {
+      const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, colorScheme });
+      const page = await context.newPage();
+      const errors = [];
+      page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+      page.on('pageerror', (e) => errors.push(e.message));
+      await page.goto(url);
+      return { page, context, errors };
+    };
+    const a = await open(`${game.url}?online`);
+    await tid(a.page, 'online-setup').waitFor();
+    assert.deepEqual(await axe(a.page), [], `setup, ${colorScheme}`);
+    await tid(a.page, 'online-game-ataxx').check();
+    await tid(a.page, 'create-game').click();
+    await a.page.waitForFunction(() => document.querySelector('[data-testid=invite-link]')?.value.includes('key='));
+    assert.deepEqual(await axe(a.page), [], `waiting, ${colorScheme}`);
+    const b = await open(await tid(a.page, 'invite-link').inputValue());
+    await b.page.locator('[data-square]').first().waitFor();
+    await a.page.locator('[data-square]').first().waitFor();
+    await tid(b.page, 'offer-draw').click();
+    await tid(a.page, 'draw-offer').waitFor();
+    assert.deepEqual(await axe(a.page), [], `game with a draw offer, ${colorScheme}`);
+    await tid(a.page, 'online-pause').click();
+    await tid(b.page, 'paused').waitFor();
+    assert.deepEqual(await axe(b.page), [], `paused, ${colorScheme}`);
+    await tid(b.page, 'resign').click();
+    await tid(b.page, 'resign-yes').click();
+    await tid(a.page, 'result').waitFor();
+    await a.page.waitForTimeout(400); // the result fades in
+    assert.deepEqual(await axe(a.page), [], `result, ${colorScheme}`);
     for (const x of [a, b]) {
       assert.deepEqual(x.errors, []);
       await x.context.close();
