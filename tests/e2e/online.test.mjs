@@ -355,6 +355,23 @@ test('a server restart: both pages say they are reconnecting, then the game goes
   }
 });
 
+test('a device whose network drops silently notices within 20 s and is back at once when online', async () => {
+  const { a, invite } = await createGame();
+  const b = await openPage(browser, invite);
+  await b.page.locator('[data-square]').first().waitFor();
+  // Offline emulation leaves the socket open but silent: only the heartbeat sees it.
+  await b.context.setOffline(true);
+  await tid(b.page, 'connection').waitFor({ timeout: 30000 });
+  assert.match(await text(b.page, 'connection'), /Reconnecting/);
+  await move(a.page, 'a7', 'b6');
+  await b.context.setOffline(false);
+  await tid(b.page, 'connection').waitFor({ state: 'detached', timeout: 5000 });
+  await waitMoves(b.page, ['b6']);
+  assert.deepEqual(a.errors, []);
+  assert.deepEqual(b.errors.filter((e) => !/WebSocket connection to .* failed/.test(e)), []);
+  for (const x of [a, b]) await x.context.close();
+});
+
 test('the online screens fit 320 px phones with 44 px touch targets', async () => {
   const check = async (page, what, width) => {
     await page.waitForTimeout(150);

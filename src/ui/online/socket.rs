@@ -4,13 +4,17 @@
 //! backoff (0.5 s doubling to 8 s), or at once when the browser comes back
 //! online or the player presses "Try now".
 //!
+//! A connection that goes silent (a network that drops without closing the
+//! socket) is noticed by a heartbeat: after [`PING_AFTER_MS`] without a
+//! message the page sends `ping`, and after [`DEAD_AFTER_MS`] it reconnects.
+//!
 //! Closing is quiet: handlers are detached before a deliberate close, and a
 //! refused connection is reported on the page, never with `console.error`.
 
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use gloo_timers::callback::Timeout;
+use gloo_timers::callback::{Interval, Timeout};
 use leptos::prelude::*;
 use wasm_bindgen::prelude::*;
 use web_sys::{CloseEvent, MessageEvent, WebSocket};
@@ -22,6 +26,11 @@ use crate::ui::clock::now_ms;
 
 type Handler<E> = Closure<dyn FnMut(E)>;
 
+/// Silence after which the page asks the server for a `pong`.
+pub const PING_AFTER_MS: f64 = 8_000.0;
+/// Silence after which the connection is taken for dead and replaced.
+pub const DEAD_AFTER_MS: f64 = 20_000.0;
+
 #[derive(Default)]
 struct Inner {
     ws: Option<WebSocket>,
@@ -30,6 +39,9 @@ struct Inner {
     retry: Option<Timeout>,
     /// Bumped for every socket: events of an older socket are ignored.
     generation: u32,
+    /// `performance.now()` of the last message from the server (or the open).
+    last_heard: f64,
+    heartbeat: Option<Interval>,
 }
 
 /// A handle to the connection of one online page (cheap to copy).
@@ -51,6 +63,10 @@ impl Driver {
             inner: StoredValue::new_local(Rc::new(RefCell::new(Inner::default()))),
         };
         let online = window_event_listener_untyped("online", move |_| driver.retry_now());
+        let beat = Interval::new(2_000, move || driver.heartbeat());
+        if let Some(inner) = driver.inner() {
+            inner.borrow_mut().heartbeat = Some(beat);
+        }
         on_cleanup(move || {
             online.remove();
             driver.shutdown();
@@ -102,9 +118,34 @@ impl Driver {
         }
     }
 
+    /// Pings a quiet connection and replaces a dead one.
+    fn heartbeat(&self) {
+        let Some(inner) = self.inner() else { return };
+        let open = self
+            .session
+            .try_with_untracked(|s| s.link == crate::protocol::session::Link::Open)
+            .unwrap_or(false);
+        let (silent, generation) = {
+            let i = inner.borrow();
+            (now_ms() - i.last_heard, i.generation)
+        };
+        if !open || silent < PING_AFTER_MS {
+            return;
+        }
+        if silent >= DEAD_AFTER_MS {
+            self.close_socket();
+            self.on_closed(generation.wrapping_add(1));
+        } else {
+            self.run(vec![Action::Send(ClientMsg::Ping { t: silent as u64 })]);
+        }
+    }
+
     fn shutdown(&self) {
         let _ = self.session.try_update(|s| s.stop());
         self.close_socket();
+        if let Some(inner) = self.inner() {
+            inner.borrow_mut().heartbeat = None;
+        }
     }
 
     /// Closes the socket without telling the session (handlers detached first).
@@ -144,6 +185,7 @@ impl Driver {
         };
         let on_open: Handler<web_sys::Event> = Closure::new(move |_| {
             if current() {
+                me.heard();
                 let actions = me.session.try_update(|s| s.opened()).unwrap_or_default();
                 me.run(actions);
             }
@@ -152,6 +194,7 @@ impl Driver {
             if !current() {
                 return;
             }
+            me.heard();
             let Some(text) = ev.data().as_string() else {
                 return;
             };
@@ -181,6 +224,12 @@ impl Driver {
             Box::new(on_close),
             Box::new(on_error),
         ];
+    }
+
+    fn heard(&self) {
+        if let Some(inner) = self.inner() {
+            inner.borrow_mut().last_heard = now_ms();
+        }
     }
 
     fn receive(&self, msg: ServerMsg) {
