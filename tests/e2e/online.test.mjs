@@ -7,7 +7,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { launch, openPage, serve, startGameServer, clickSq, root } from './harness.mjs';
+import { launch, openPage, serve, startGameServer, clickSq, clickPt, root } from './harness.mjs';
 
 let game;
 let browser;
@@ -164,6 +164,38 @@ test('invite a friend, play with clicks, watch, reload, pause, draw offer, resig
   for (const p of [a, b, c]) {
     assert.deepEqual(p.errors, []);
     await p.context.close();
+  }
+});
+
+test('Mill online: a mill and its removal reach the other device; each player has their own hand at the bottom', async () => {
+  const a = await openPage(browser, `${game.url}?online`);
+  await tid(a.page, 'online-game-mill').check();
+  await tid(a.page, 'mill-preset').selectOption('nine');
+  await tid(a.page, 'online-side').selectOption('first');
+  await tid(a.page, 'create-game').click();
+  await a.page.waitForFunction(() => document.querySelector('[data-testid=invite-link]')?.value.includes('key='));
+  const b = await openPage(browser, await tid(a.page, 'invite-link').inputValue());
+  await b.page.locator('[data-point]').first().waitFor();
+  await a.page.locator('[data-point]').first().waitFor();
+  const handY = async (page, cls) => (await page.locator(`circle.hand.${cls}`).first().boundingBox()).y;
+  assert.ok(await handY(a.page, 'pw') > await handY(a.page, 'pb'), 'White\'s hand at the bottom for White');
+  assert.ok(await handY(b.page, 'pb') > await handY(b.page, 'pw'), 'Black\'s hand at the bottom for Black');
+  const played = [];
+  for (const [p, pt] of [[a, 'a7'], [b, 'a1'], [a, 'd7'], [b, 'd1'], [a, 'g7']]) {
+    await clickPt(p.page, pt);
+    played.push(pt);
+    await waitMoves(a.page === p.page ? b.page : a.page, played.slice());
+  }
+  assert.match(await text(a.page, 'status'), /White closed a mill: remove a Black piece/);
+  assert.match(await text(a.page, 'turn'), /Your turn/);
+  assert.match(await text(b.page, 'turn'), /opponent's turn/);
+  await clickPt(a.page, 'a1');
+  await waitMoves(b.page, ['a7', 'a1', 'd7', 'd1', 'g7xa1']);
+  assert.match(await text(b.page, 'status'), /Black: place a piece/);
+  assert.match(await text(b.page, 'notice'), /White removes the piece on a1/);
+  for (const x of [a, b]) {
+    assert.deepEqual(x.errors, []);
+    await x.context.close();
   }
 });
 
