@@ -130,8 +130,10 @@ test('invite a friend, play with clicks, watch, reload, pause, draw offer, resig
   await tid(a.page, 'draw-offer').waitFor();
   assert.match(await text(a.page, 'draw-offer'), /Your opponent offers a draw/);
   assert.match(await text(b.page, 'offer-draw'), /Draw offered/);
+  assert.match(await text(b.page, 'draw-offer-sent'), /waiting for the answer/);
   await tid(a.page, 'decline-draw').click();
   await tid(a.page, 'draw-offer').waitFor({ state: 'detached' });
+  await b.page.waitForFunction(() => /draw offer was declined/.test(document.querySelector('[data-testid=notice]').textContent));
 
   // A resigns, after confirming.
   await tid(a.page, 'resign').click();

@@ -371,12 +371,9 @@ pub fn OnlinePage(link: OnlineLink) -> impl IntoView {
             }
             .into_any()
         }
-        Phase::Invite => view! { <InviteCard driver=driver server=server.get_value() on_cancel=Callback::new(move |_| {
-            if let Some(seat) = session.with_untracked(|s| s.seat.clone()) {
-                seats::forget_token(&seat.token);
-            }
-            to_setup();
-        })/> }
+        // Leaving keeps the seat on this device (the protocol cannot
+        // withdraw an invite): the game stays in "Your online games".
+        Phase::Invite => view! { <InviteCard driver=driver server=server.get_value() on_cancel=Callback::new(move |_| to_setup())/> }
         .into_any(),
         Phase::Game { spec, .. } => match spec {
             GameSpec::Ataxx(r) => view! { <room::OnlineGame<Ataxx> driver=driver start=Ataxx::start(&r)/> }.into_any(),

@@ -12,7 +12,7 @@ use super::socket::Driver;
 use super::text as t;
 use super::OnlineLink;
 use crate::games::{Outcome, Record, Side};
-use crate::protocol::online::{ClientMsg, GameState, Status};
+use crate::protocol::online::{ClientMsg, Event, GameState, Status};
 use crate::protocol::session::{Flash, Link};
 use crate::ui::board::BoardProps;
 use crate::ui::clock::{format_left, ticker};
@@ -194,7 +194,23 @@ pub fn OnlineGame<G: UiGame>(
             })
         })
     };
-    let notice = move || flash_line().or_else(last_move_line).unwrap_or_default();
+    // What the last state reported, when it was not a move.
+    let event_line = move || {
+        let (event, mine) = state.with(|s| {
+            s.as_ref().map_or((Event::Sync, false), |s| {
+                // Who caused it: for a draw offer the offerer, for a pause the pauser.
+                let actor = s.draw_offer.or(s.paused_by);
+                (s.event, actor.is_some() && actor == s.you)
+            })
+        });
+        t::online_event(event, mine, you.get().is_some())
+    };
+    let notice = move || {
+        flash_line()
+            .or_else(event_line)
+            .or_else(last_move_line)
+            .unwrap_or_default()
+    };
 
     // The clock: the server's figure counted down locally; 0:00 waits for
     // the server to call the timeout.
@@ -354,6 +370,9 @@ pub fn OnlineGame<G: UiGame>(
                         <button data-testid="decline-draw"
                             on:click=move |_| driver.control(ClientMsg::AnswerDraw { accept: false })>{t::ONLINE_DECLINE_DRAW}</button>
                     </div>
+                </Show>
+                <Show when=i_offer>
+                    <p class="muted" data-testid="draw-offer-sent">{t::ONLINE_DRAW_OFFER_WAITING}</p>
                 </Show>
                 <Show when=move || you.get().is_none() && draw_offer().is_some() && !over()>
                     <p class="muted">{move || draw_offer().map(|s| t::online_draw_offered_by(side_name(s)))}</p>

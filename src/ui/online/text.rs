@@ -3,7 +3,7 @@
 //! values in it. The view code uses only these, so moving them into the
 //! per-language tables is one file's work.
 
-use crate::protocol::online::{ErrorCode, Refusal};
+use crate::protocol::online::{ErrorCode, Event, Refusal};
 
 // --- Links -----------------------------------------------------------------
 
@@ -110,7 +110,7 @@ pub fn online_game_details(game: &str, clock_secs: u32, side: &str, first: bool)
 pub const ONLINE_INVITE_LABEL: &str = "Invite link for your friend";
 pub const ONLINE_WATCH_LABEL: &str = "Link for spectators (watch only)";
 pub const ONLINE_INVITE_HELP: &str =
-    "The game starts as soon as your friend opens the invite link. Only the invite link can take the free seat.";
+    "The game starts as soon as your friend opens the invite link. Only the invite link can take the free seat. If you leave this page, the game stays in “Your online games” on the home screen.";
 pub const ONLINE_COPY: &str = "Copy";
 pub const ONLINE_COPIED: &str = "Copied.";
 pub const ONLINE_COPY_FAILED: &str = "Select the link and copy it.";
@@ -244,6 +244,7 @@ pub const ONLINE_DRAW_OFFERED_TO_YOU: &str = "Your opponent offers a draw.";
 pub fn online_draw_offered_by(side: &str) -> String {
     format!("{side} offers a draw.")
 }
+pub const ONLINE_DRAW_OFFER_WAITING: &str = "You offered a draw: waiting for the answer.";
 pub const ONLINE_ACCEPT_DRAW: &str = "Accept draw";
 pub const ONLINE_DECLINE_DRAW: &str = "Decline";
 pub const ONLINE_RESIGN: &str = "Resign";
@@ -265,4 +266,24 @@ pub const ONLINE_MOVES_LABEL: &str = "moves";
 pub const ONLINE_NO_MOVE: &str = "…";
 pub fn online_broken_state(e: &str) -> String {
     format!("The server's game could not be shown on this page ({e}): reload the page.")
+}
+
+/// A line for what the last state reports, when it is not a move; `mine`
+/// says whether this player caused it (where that can be told), `player`
+/// whether this page has a seat.
+pub fn online_event(event: Event, mine: bool, player: bool) -> Option<String> {
+    let line = match event {
+        Event::Started => "The game has started.",
+        Event::Unpaused => "The game goes on.",
+        Event::AutoUnpaused => "The pause ran out: the game goes on.",
+        Event::Timeout => "Time ran out.",
+        Event::DrawDeclined if player => "The draw offer was declined.",
+        Event::DrawDeclined => "A draw offer was declined.",
+        Event::DrawOffered if player && mine => ONLINE_DRAW_OFFER_WAITING,
+        Event::DrawOffered if player => ONLINE_DRAW_OFFERED_TO_YOU,
+        Event::DrawAgreed => "The players agreed to a draw.",
+        Event::Rematch => "Rematch: a new game with sides swapped.",
+        _ => return None,
+    };
+    Some(line.to_string())
 }
