@@ -16,7 +16,7 @@ PORT ?= 8080
 WASM_TEST_ENV := CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=$(CURDIR)/.ci/wasm-test-runner \
                  CHROMEDRIVER=/usr/bin/chromedriver WASM_BINDGEN_TEST_TIMEOUT=120
 
-.PHONY: play test setup dist check fmt-check clippy test-native test-browser test-e2e perft bench bench-wasm bench-load bench-server screenshots
+.PHONY: play test setup dist check fmt-check clippy test-native test-browser test-e2e perft bench bench-wasm bench-load bench-server server-bin screenshots
 
 # The app (dist/) and the online-play server (/ws) on one port; games are
 # kept in $(DATA) and survive a restart. Ctrl-C stops it (clocks are saved).
@@ -56,8 +56,12 @@ test-native:
 test-browser:
 	$(WASM_TEST_ENV) cargo test --target wasm32-unknown-unknown --test browser
 
-test-e2e: dist
+# The online tests start the real server binary (tests/e2e/online.test.mjs).
+test-e2e: dist server-bin
 	node --test tests/e2e/
+
+server-bin:
+	cargo build --release --features server --bin server
 
 # perft from the start position, native release build: make perft GAME=ataxx DEPTH=6
 GAME ?= ataxx

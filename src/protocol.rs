@@ -10,6 +10,7 @@
 //! [`online`] holds the messages between the app and the game server.
 
 pub mod online;
+pub mod session;
 
 use serde::{Deserialize, Serialize};
 

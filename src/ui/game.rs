@@ -108,13 +108,13 @@ fn icon(path: &'static str) -> impl IntoView {
 /// One cell of the move list: the move's text (a Mill move and its removal
 /// share a cell) and how many moves have been played after it.
 #[derive(Clone, Debug, PartialEq)]
-struct Cell {
-    text: String,
-    ply: usize,
+pub(crate) struct Cell {
+    pub text: String,
+    pub ply: usize,
 }
 
 /// The move list as rows of (number, first side's cell, second side's cell).
-fn move_rows<G: UiGame>(record: &Record<G>) -> Vec<(usize, Option<Cell>, Option<Cell>)> {
+pub(crate) fn move_rows<G: UiGame>(record: &Record<G>) -> Vec<(usize, Option<Cell>, Option<Cell>)> {
     let mut pos = record.start().clone();
     let mut rows: Vec<(usize, Option<Cell>, Option<Cell>)> = Vec::new();
     let mut prev_side = None;

@@ -7,7 +7,7 @@ use super::games::{describe_outcome, UiGame};
 use super::link::Loaded;
 use super::store::{self, SavedGame, Settings};
 use super::words::{game_tagline, game_title, level_name, use_lang, Problem};
-use super::{link, Nav, Page, Setup};
+use super::{link, online, Nav, Page, Setup};
 use crate::ai::Level;
 use crate::games::{GameKind, Outcome, Record, Side};
 use crate::i18n::Lang;
@@ -126,8 +126,18 @@ pub fn Home() -> impl IntoView {
                     </select>
                 </label>
             </Show>
-            <p class="muted">{move || t!(lang.get(), "home.online_later")}</p>
         </div>
+    };
+    let online = view! {
+        <section class="card online-entry" data-testid="home-online">
+            <h2>{online::text::ONLINE_HOME_TITLE}</h2>
+            <p>{online::text::ONLINE_HOME_TEXT}</p>
+            <div class="card-actions">
+                <button class="primary" data-testid="play-online"
+                    on:click=move |_| nav.go(Page::Online(online::OnlineLink::setup()))>{online::text::ONLINE_HOME_BUTTON}</button>
+            </div>
+            <online::ResumeList/>
+        </section>
     };
 
     let recent = move || {
@@ -215,6 +225,7 @@ pub fn Home() -> impl IntoView {
         <div class="home">
             {mode}
             <div class="cards">{cards}</div>
+            {online}
             <p class="error" role="alert">{move || problem.get().map(|p| {
                 let lang = lang.get();
                 t!(lang, "home.open_failed", problem = p.describe(lang))

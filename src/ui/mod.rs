@@ -2,7 +2,8 @@
 //!
 //! Pages, each with its own link so Back and reload work: the home screen
 //! (`?`), a rules page (`?rules=mill`), a game (`?game=…`, kept in step with
-//! every move) and the search benchmark (`?bench`).
+//! every move), online play (`?online`, `?online=ROOM`, `?watch=ROOM`: see
+//! [`online`]) and the search benchmark (`?bench`).
 
 pub mod ai;
 pub mod bench;
@@ -14,6 +15,7 @@ pub mod home;
 pub mod link;
 pub mod mill_rules;
 pub mod notation;
+pub mod online;
 pub mod review;
 pub mod rules_page;
 pub mod settings;
@@ -53,6 +55,7 @@ pub enum Page {
     Home,
     Rules(GameKind),
     Play(Setup),
+    Online(online::OnlineLink),
     Bench,
 }
 
@@ -94,6 +97,9 @@ fn page_for(query: &str) -> Result<Page, Problem> {
     if params.iter().any(|(k, _)| k == "bench") {
         return Ok(Page::Bench);
     }
+    if let Some(link) = online::OnlineLink::from_params(&params)? {
+        return Ok(Page::Online(link));
+    }
     if let Some((_, slug)) = params
         .iter()
         .find(|(k, _)| k == "rules" && !params.iter().any(|(k, _)| k == "game"))
@@ -129,6 +135,7 @@ fn query_of(page: &Page) -> String {
         Page::Home => String::new(),
         Page::Rules(k) => format!("?rules={}", k.slug()),
         Page::Bench => "?bench".to_string(),
+        Page::Online(link) => link.query(),
         Page::Play(s) => match &s.game {
             Loaded::Ataxx(r) => link::query_with(r, s.opponent),
             Loaded::Stones(r) => link::query_with(r, s.opponent),
@@ -263,6 +270,7 @@ pub fn App() -> impl IntoView {
     let body = move || match page.get() {
         Page::Bench => view! { <bench::BenchPanel/> }.into_any(),
         Page::Home => view! { <home::Home/> }.into_any(),
+        Page::Online(link) => view! { <online::OnlinePage link=link/> }.into_any(),
         Page::Rules(k) => view! { <rules_page::RulesView kind=k/> }.into_any(),
         Page::Play(setup) => {
             let clock_secs = settings.with_untracked(|s| s.clock_secs);
@@ -339,9 +347,19 @@ fn ModeBar(setup: Setup) -> impl IntoView {
             <label>
                 {move || t!(lang.get(), "mode.label")}" "
                 <select data-testid="mode" aria-label=move || t!(lang.get(), "mode.label")
-                    on:change=move |ev| { let c = event_target_value(&ev) == "computer"; restart(&move |s| s.vs_computer = c) }>
+                    on:change=move |ev| {
+                        let mode = event_target_value(&ev);
+                        if mode == "online" {
+                            settings.update(|s| s.online_game = kind);
+                            nav.go(Page::Online(online::OnlineLink::setup()));
+                            return;
+                        }
+                        let c = mode == "computer";
+                        restart(&move |s| s.vs_computer = c)
+                    }>
                     <option value="local" selected=opp.is_none()>{move || t!(lang.get(), "mode.two_players")}</option>
                     <option value="computer" selected=opp.is_some()>{move || t!(lang.get(), "mode.computer")}</option>
+                    <option value="online">{online::text::ONLINE_MODE_OPTION}</option>
                 </select>
             </label>
             {opp.map(|o| view! {

@@ -8,7 +8,9 @@ use wasm_bindgen::prelude::*;
 
 use super::game::{clock_choice_label, CLOCK_CHOICES};
 use super::store::{self, Settings, Theme};
+use super::online::{self, text as ot};
 use super::words::use_lang;
+use crate::protocol::session::validate_server_url;
 use crate::i18n::Lang;
 use crate::t;
 
@@ -165,8 +167,46 @@ pub fn SettingsPanel(on_close: Callback<()>) -> impl IntoView {
             {toggle(|l| t!(l, "settings.animations"), "set-animations", |s| s.animations, |s, v| s.animations = v)}
             {toggle(|l| t!(l, "settings.hints"), "set-hints", |s| s.hints, |s, v| s.hints = v)}
             {toggle(|l| t!(l, "settings.flip"), "set-flip", |s| s.flip_board, |s, v| s.flip_board = v)}
+            <OnlineServerSetting/>
             <p class="muted">{move || t!(lang.get(), "settings.note")}</p>
             <button class="primary" data-testid="close-settings" on:click=move |_| on_close.run(())>{move || t!(lang.get(), "settings.done")}</button>
         </div>
+    }
+}
+
+/// The online server's address: empty for the default, else a checked
+/// `ws://` or `wss://` URL (a bad one is refused and shown as such).
+#[component]
+fn OnlineServerSetting() -> impl IntoView {
+    let settings = expect_context::<RwSignal<Settings>>();
+    let message = RwSignal::new(None::<(bool, String)>);
+    let default = online::server_for(None, "");
+    let save = move |ev: leptos::ev::Event| {
+        let text = event_target_value(&ev);
+        if text.trim().is_empty() {
+            settings.update(|s| s.online_server.clear());
+            message.set(None);
+            return;
+        }
+        match validate_server_url(&text) {
+            Ok(url) => {
+                settings.update(|s| s.online_server = url);
+                message.set(Some((true, ot::SETTINGS_ONLINE_SERVER_SAVED.to_string())));
+            }
+            Err(_) => message.set(Some((false, ot::settings_online_server_bad(&text)))),
+        }
+    };
+    view! {
+        <label class="opt column" for="set-server">
+            <span>{ot::SETTINGS_ONLINE_SERVER}</span>
+            <input type="url" id="set-server" data-testid="set-server" inputmode="url" spellcheck="false"
+                placeholder=ot::settings_online_server_default(&default)
+                prop:value=move || settings.with(|s| s.online_server.clone())
+                on:change=save/>
+        </label>
+        <p class="muted" class:error=move || message.with(|m| m.as_ref().is_some_and(|(ok, _)| !ok))
+            role="status" data-testid="server-message">
+            {move || message.get().map_or_else(|| ot::SETTINGS_ONLINE_SERVER_HELP.to_string(), |(_, m)| m)}
+        </p>
     }
 }

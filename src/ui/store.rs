@@ -10,6 +10,7 @@ use crate::ai::Level;
 use crate::games::mill::MillRules;
 use crate::games::{GameKind, Outcome, Side};
 use crate::i18n::Lang;
+use crate::protocol::online::SideChoice;
 
 const SETTINGS: &str = "stoneplay.settings";
 const GAMES: &str = "stoneplay.games";
@@ -51,7 +52,7 @@ pub enum Theme {
 }
 
 /// The player's settings.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct Settings {
     /// Seconds per move in local and single-player games (0 = no clock).
@@ -74,6 +75,13 @@ pub struct Settings {
     /// The page's language; `None` until the player picks one, meaning
     /// "as the browser prefers" (see [`Lang::from_browser`]).
     pub lang: Option<Lang>,
+    /// The online server's WebSocket address (`wss://…`); empty: the
+    /// deployer's `<meta name=stoneplay-server>` or the page's own host.
+    pub online_server: String,
+    /// The game, clock and side last chosen for online play.
+    pub online_game: GameKind,
+    pub online_clock_secs: u32,
+    pub online_side: SideChoice,
 }
 
 impl Default for Settings {
@@ -90,6 +98,10 @@ impl Default for Settings {
             theme: Theme::System,
             hints: true,
             lang: None,
+            online_server: String::new(),
+            online_game: GameKind::Ataxx,
+            online_clock_secs: crate::protocol::online::DEFAULT_CLOCK_SECS,
+            online_side: SideChoice::Random,
         }
     }
 }

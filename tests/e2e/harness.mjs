@@ -120,3 +120,60 @@ export function useApp() {
 export const status = (page) => page.locator('[data-testid=status]').textContent();
 export const clickSq = (page, sq) => page.locator(`[data-square=${sq}] rect`).click();
 export const clickPt = (page, pt) => page.locator(`[data-point=${pt}] rect`).click();
+
+/**
+ * Starts the real online server (target/release/server, built with
+ * `cargo build --release --features server --bin server`) on a free port
+ * with a fresh data directory, serving `dir`. Resolves once it listens.
+ * `extra` adds command-line options (e.g. ['--auto-resume-ms', '3000']);
+ * `port` and `data` restart a server where a stopped one was.
+ */
+export async function startGameServer(dir = path.join(root, 'dist'), extra = [], { port = 0, data } = {}) {
+  const { spawn } = await import('node:child_process');
+  const os = await import('node:os');
+  const bin = path.join(root, 'target', 'release', 'server');
+  if (!fs.existsSync(bin)) {
+    throw new Error(`${bin} is missing: run 'cargo build --release --features server --bin server' first`);
+  }
+  if (!fs.existsSync(path.join(dir, 'index.html'))) {
+    throw new Error(`${dir}/index.html is missing: run 'make dist' first`);
+  }
+  data ??= fs.mkdtempSync(path.join(os.tmpdir(), 'stoneplay-e2e-'));
+  const child = spawn(bin, ['--addr', `127.0.0.1:${port}`, '--data', data, '--static', dir, ...extra], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const url = await new Promise((ok, fail) => {
+    const timer = setTimeout(() => fail(new Error(`the server did not start:\n${output}`)), 15000);
+    const read = (chunk) => {
+      output += chunk;
+      const m = output.match(/listening on (http:\/\/[^\s]+)/);
+      if (m) {
+        clearTimeout(timer);
+        ok(m[1]);
+      }
+    };
+    child.stdout.on('data', read);
+    child.stderr.on('data', read);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      fail(new Error(`the server exited (${code}):\n${output}`));
+    });
+  });
+  return {
+    url,
+    data,
+    port: Number(new URL(url).port),
+    output: () => output,
+    /** Stops the server (SIGTERM: it saves every clock); `keepData` keeps its directory. */
+    stop: async ({ keepData = false } = {}) => {
+      if (child.exitCode === null) {
+        const exited = new Promise((ok) => child.once('exit', ok));
+        child.kill('SIGTERM');
+        await Promise.race([exited, new Promise((ok) => setTimeout(ok, 5000))]);
+        if (child.exitCode === null) child.kill('SIGKILL');
+      }
+      if (!keepData) fs.rmSync(data, { recursive: true, force: true });
+    },
+  };
+}

@@ -292,9 +292,11 @@ pub fn MillBoard(props: BoardProps<Mill>) -> impl IntoView {
         })
         .collect_view();
 
-    // Pieces in hand: Black's row on top, White's at the bottom.
+    // Pieces in hand: Black's row on top, White's at the bottom (the other
+    // way round when flipped, so your own hand is at the bottom).
+    let top = if flipped { Side::First } else { Side::Second };
     let hand = move |side: Side| {
-        let y = if side == Side::Second {
+        let y = if side == top {
             HAND / 2.0
         } else {
             height - HAND / 2.0
@@ -315,7 +317,7 @@ pub fn MillBoard(props: BoardProps<Mill>) -> impl IntoView {
         }
     };
     let hand_label = move |side: Side| {
-        let y = if side == Side::Second {
+        let y = if side == top {
             HAND / 2.0 + 7.0
         } else {
             height - HAND / 2.0 + 7.0

@@ -1,0 +1,1305 @@
+//! The page's side of online play, without the browser: what a tab knows
+//! about its connection and its room, and how each [`ServerMsg`] changes
+//! it. The page (`ui::online`) owns the WebSocket and the timers; it feeds
+//! every event into a [`Session`] and carries out the [`Action`]s it gets
+//! back. Keeping the logic here lets `cargo test` check it natively: the
+//! invite and spectator links, the server address, the reconnect backoff,
+//! the clock shown from the server's numbers, entering a room, refusals,
+//! moves in flight and reconnecting.
+//!
+//! Nothing here decides the game: the server referees. The page shows the
+//! server's state and sends moves with the state's ply; a refused move
+//! brings the server's state back (`refused` is followed by `state`).
+
+use super::online::{
+    ClientMsg, ErrorCode, Event, GameState, Refusal, ServerMsg, SideChoice, Status,
+    PROTOCOL_VERSION,
+};
+use super::GameSpec;
+use crate::games::Side;
+
+// ---------------------------------------------------------------------------
+// Links
+
+/// What an online link asks for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Route {
+    /// `?online`: the setup screen (create a game, quick match).
+    Setup,
+    /// `?online=ROOM&key=KEY`: a friend's invite (sit down in the free seat).
+    Join { room: String, key: String },
+    /// `?online=ROOM`: your own game in this room (the seat token is kept
+    /// on this device); without one you watch.
+    Room { room: String },
+    /// `?watch=ROOM`: watch, read-only.
+    Watch { room: String },
+}
+
+/// Why an online link cannot be opened.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LinkError {
+    /// The room code is not one the server makes (wrong length or letters).
+    BadRoom(String),
+    /// The join key is malformed.
+    BadKey(String),
+    /// `?server=` is not a `ws://` or `wss://` address.
+    BadServer(String),
+    /// Both `online` and `watch`, or another contradiction.
+    Ambiguous,
+}
+
+/// The letters of room codes, join keys and seat tokens (lowercase base32).
+const CODE_ALPHABET: &[u8] = b"abcdefghijklmnopqrstuvwxyz234567";
+
+/// A code from a link, normalised as the server does (trimmed, lowercase),
+/// or `None` when it cannot be one (length 8 to 64, base32 letters).
+pub fn normalize_code(code: &str) -> Option<String> {
+    let code = code.trim().to_ascii_lowercase();
+    let ok = (8..=64).contains(&code.len()) && code.bytes().all(|b| CODE_ALPHABET.contains(&b));
+    ok.then_some(code)
+}
+
+fn param<'a>(params: &'a [(String, String)], key: &str) -> Option<&'a str> {
+    params
+        .iter()
+        .find(|(k, _)| k == key)
+        .map(|(_, v)| v.as_str())
+}
+
+/// The online route of a link's (decoded) parameters: `Ok(None)` when the
+/// link is not about online play.
+pub fn route_of(params: &[(String, String)]) -> Result<Option<Route>, LinkError> {
+    let online = param(params, "online");
+    let watch = param(params, "watch");
+    if let Some(server) = param(params, "server") {
+        validate_server_url(server)?;
+    }
+    let room = |text: &str| normalize_code(text).ok_or_else(|| LinkError::BadRoom(text.into()));
+    Ok(Some(match (online, watch) {
+        (Some(_), Some(_)) => return Err(LinkError::Ambiguous),
+        (None, None) => return Ok(None),
+        (None, Some(w)) => Route::Watch { room: room(w)? },
+        (Some(""), None) => Route::Setup,
+        (Some(o), None) => match param(params, "key") {
+            None => Route::Room { room: room(o)? },
+            Some(k) => Route::Join {
+                room: room(o)?,
+                key: normalize_code(k).ok_or_else(|| LinkError::BadKey(k.into()))?,
+            },
+        },
+    }))
+}
+
+/// Percent-encodes a query value (everything but unreserved characters).
+pub fn encode_component(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for b in s.bytes() {
+        if b.is_ascii_alphanumeric() || b"-_.~".contains(&b) {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
+fn with_server(mut query: String, server: Option<&str>) -> String {
+    if let Some(s) = server {
+        query.push_str("&server=");
+        query.push_str(&encode_component(s));
+    }
+    query
+}
+
+/// The query of a friend's invite; `server` is added when the game is not
+/// on the page's own server (a static host), so the friend finds it.
+pub fn invite_query(room: &str, key: &str, server: Option<&str>) -> String {
+    with_server(format!("?online={room}&key={key}"), server)
+}
+
+/// The query of a spectator link.
+pub fn watch_query(room: &str, server: Option<&str>) -> String {
+    with_server(format!("?watch={room}"), server)
+}
+
+/// The query of your own game's page (reload reopens it).
+pub fn room_query(room: &str, server: Option<&str>) -> String {
+    with_server(format!("?online={room}"), server)
+}
+
+/// A full link: the page's address without its query or fragment, plus
+/// `query` (so the app's sub-path is kept).
+pub fn link_on(page_url: &str, query: &str) -> String {
+    let base = page_url.split(['?', '#']).next().unwrap_or(page_url);
+    format!("{base}{query}")
+}
+
+// ---------------------------------------------------------------------------
+// The server's address
+
+/// The default server: the same host as the page, `ws` next to the app
+/// (`https://host/app/` → `wss://host/app/ws`; at the root that is the
+/// server's `/ws`), so a reverse proxy under a sub-path works too.
+pub fn default_server_url(protocol: &str, host: &str, pathname: &str) -> String {
+    let scheme = if protocol == "https:" { "wss" } else { "ws" };
+    let dir = match pathname.rfind('/') {
+        Some(i) => &pathname[..=i],
+        None => "/",
+    };
+    format!("{scheme}://{host}{dir}ws")
+}
+
+/// A server address as typed: trimmed, and only `ws://` or `wss://` with a
+/// host and no spaces.
+pub fn validate_server_url(text: &str) -> Result<String, LinkError> {
+    let t = text.trim();
+    let rest = t
+        .strip_prefix("wss://")
+        .or_else(|| t.strip_prefix("ws://"))
+        .ok_or_else(|| LinkError::BadServer(text.into()))?;
+    let host = rest.split(['/', '?', '#']).next().unwrap_or("");
+    let host_ok = !host.is_empty()
+        && !host.starts_with(':')
+        && host
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"-._:[]".contains(&b));
+    if !host_ok || t.contains(char::is_whitespace) || t.contains('#') {
+        return Err(LinkError::BadServer(text.into()));
+    }
+    Ok(t.to_string())
+}
+
+/// Which server to use: the link's `?server=` (the game lives there), else
+/// the player's setting, else the deployer's `<meta name=stoneplay-server>`,
+/// else the page's own host. Empty or invalid values are skipped.
+pub fn choose_server(link: Option<&str>, setting: &str, meta: &str, default: &str) -> String {
+    [link.unwrap_or(""), setting, meta]
+        .into_iter()
+        .find_map(|s| validate_server_url(s).ok())
+        .unwrap_or_else(|| default.to_string())
+}
+
+// ---------------------------------------------------------------------------
+// Reconnecting and the clock
+
+/// The first reconnect waits this long…
+pub const BACKOFF_FIRST_MS: u32 = 500;
+/// …doubling up to this.
+pub const BACKOFF_MAX_MS: u32 = 8_000;
+
+/// How long to wait before connection attempt number `attempt` after a
+/// failure (1 = the first retry): 0.5 s, 1 s, 2 s, 4 s, then 8 s.
+pub fn backoff_ms(attempt: u32) -> u32 {
+    let doublings = attempt.saturating_sub(1).min(16);
+    BACKOFF_FIRST_MS
+        .saturating_mul(1 << doublings)
+        .min(BACKOFF_MAX_MS)
+}
+
+/// Time left now from a server figure `ms` received at `received_at`
+/// (both in milliseconds of a monotonic clock), counting down when
+/// `running`. Never below zero: only the server decides a timeout.
+pub fn left_now(ms: u64, running: bool, received_at: f64, now: f64) -> f64 {
+    let ms = ms as f64;
+    if running {
+        (ms - (now - received_at).max(0.0)).max(0.0)
+    } else {
+        ms
+    }
+}
+
+// ---------------------------------------------------------------------------
+// The session
+
+/// What this tab wants from the server; it is asked again after every
+/// reconnection, so a dropped connection picks up where it was.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Intent {
+    /// Nothing (the setup screen, or stopped after a problem).
+    Idle,
+    Create {
+        game: GameSpec,
+        clock_secs: u32,
+        side: SideChoice,
+    },
+    Join {
+        room: String,
+        key: String,
+    },
+    /// Your seat (after create, join, quick match, or from this device's store).
+    Seat {
+        room: String,
+        token: String,
+    },
+    Watch {
+        room: String,
+    },
+    QuickMatch {
+        game: GameSpec,
+        clock_secs: u32,
+    },
+}
+
+impl Intent {
+    /// The message that asks for it (`None` for [`Intent::Idle`]).
+    pub fn message(&self) -> Option<ClientMsg> {
+        Some(match self.clone() {
+            Intent::Idle => return None,
+            Intent::Create {
+                game,
+                clock_secs,
+                side,
+            } => ClientMsg::Create {
+                game,
+                clock_secs: Some(clock_secs),
+                side,
+            },
+            Intent::Join { room, key } => ClientMsg::Join { room, key },
+            Intent::Seat { room, token } => ClientMsg::Reconnect { room, token },
+            Intent::Watch { room } => ClientMsg::Watch { room },
+            Intent::QuickMatch { game, clock_secs } => ClientMsg::QuickMatch {
+                game,
+                clock_secs: Some(clock_secs),
+            },
+        })
+    }
+
+    /// The room this intent is about, if any.
+    pub fn room(&self) -> Option<&str> {
+        match self {
+            Intent::Join { room, .. } | Intent::Seat { room, .. } | Intent::Watch { room } => {
+                Some(room)
+            }
+            _ => None,
+        }
+    }
+}
+
+/// The connection as the player sees it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Link {
+    /// Not connected and not trying (idle or stopped).
+    Down,
+    /// Opening the WebSocket (attempt 0 is the first).
+    Connecting { attempt: u32 },
+    /// Open and welcomed.
+    Open,
+    /// Waiting to try again at `retry_at` (monotonic ms).
+    Retrying { attempt: u32, retry_at: f64 },
+}
+
+/// Something that stops the session until the player does something else.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Problem {
+    /// The server refused to let this tab in (or to make the game).
+    Refused { code: Refusal, reason: String },
+    /// The server speaks another protocol version: reload the page.
+    Version(String),
+}
+
+/// A short message about the last thing that happened (a refusal, an
+/// error, an opponent leaving), shown for a few seconds.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Flash {
+    Refused {
+        code: Refusal,
+        reason: String,
+    },
+    Error {
+        code: ErrorCode,
+        message: String,
+    },
+    /// A seated player left (`false`) or came back (`true`).
+    Presence {
+        side: Side,
+        connected: bool,
+    },
+}
+
+/// Your seat as the server gave it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SeatInfo {
+    pub room: String,
+    pub token: String,
+    pub side: Side,
+    /// For the creator while the friend's seat is free: goes in the invite.
+    pub join_key: Option<String>,
+    /// Whether this seat came from `create` (the invite is yours).
+    pub created: bool,
+}
+
+/// What the page must do after an event.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Action {
+    /// Send this message.
+    Send(ClientMsg),
+    /// Keep this seat on the device (for reload, reconnect and resume);
+    /// `over` is whether its game has ended.
+    Remember { seat: SeatInfo, over: bool },
+    /// Forget the stored seat of this room (its token no longer works).
+    Forget { room: String },
+    /// Close the WebSocket and do not reconnect.
+    Stop,
+}
+
+/// One tab's view of online play.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Session {
+    pub intent: Intent,
+    pub link: Link,
+    /// Whether a connection has ever been welcomed (a later drop is
+    /// "reconnecting"; failing from the start is "can't reach").
+    pub ever_open: bool,
+    /// Entered the room on the current connection (a refusal before that
+    /// is a refusal to enter).
+    pub entered: bool,
+    pub seat: Option<SeatInfo>,
+    /// The room's last state and when it arrived (monotonic ms).
+    pub state: Option<GameState>,
+    pub received_at: f64,
+    /// Waiting in the quick-match queue.
+    pub queued: bool,
+    /// A move sent and not yet answered: (ply, move).
+    pub pending: Option<(u32, String)>,
+    pub flash: Option<(Flash, f64)>,
+    pub problem: Option<Problem>,
+    /// The server's auto-resume time, from `welcome`.
+    pub auto_resume_ms: Option<u64>,
+    /// The game asked for or being played (known before the first state
+    /// when creating or matching).
+    pub game: Option<GameSpec>,
+}
+
+impl Default for Session {
+    fn default() -> Self {
+        Session::new(Intent::Idle)
+    }
+}
+
+impl Session {
+    /// A session that wants `intent` (connect next).
+    pub fn new(intent: Intent) -> Self {
+        let game = match &intent {
+            Intent::Create { game, .. } | Intent::QuickMatch { game, .. } => Some(*game),
+            _ => None,
+        };
+        Session {
+            game,
+            intent,
+            link: Link::Down,
+            ever_open: false,
+            entered: false,
+            seat: None,
+            state: None,
+            received_at: 0.0,
+            queued: false,
+            pending: None,
+            flash: None,
+            problem: None,
+            auto_resume_ms: None,
+        }
+    }
+
+    /// Whether the page should hold a connection.
+    pub fn wants_connection(&self) -> bool {
+        self.intent != Intent::Idle && self.problem.is_none()
+    }
+
+    /// The WebSocket is being opened.
+    pub fn connecting(&mut self) {
+        let attempt = match self.link {
+            Link::Retrying { attempt, .. } | Link::Connecting { attempt } => attempt,
+            _ => 0,
+        };
+        self.link = Link::Connecting { attempt };
+    }
+
+    /// The WebSocket opened: say hello (the intent follows the welcome).
+    pub fn opened(&mut self) -> Vec<Action> {
+        vec![Action::Send(ClientMsg::Hello {
+            v: PROTOCOL_VERSION,
+        })]
+    }
+
+    /// The WebSocket closed or could not open. Returns how long to wait
+    /// before trying again, or `None` when the session should not reconnect.
+    pub fn closed(&mut self, now: f64) -> Option<u32> {
+        self.entered = false;
+        self.queued = false;
+        self.pending = None;
+        if !self.wants_connection() {
+            self.link = Link::Down;
+            return None;
+        }
+        let attempt = match self.link {
+            Link::Connecting { attempt } | Link::Retrying { attempt, .. } => attempt + 1,
+            _ => 1,
+        };
+        let wait = backoff_ms(attempt);
+        self.link = Link::Retrying {
+            attempt,
+            retry_at: now + f64::from(wait),
+        };
+        Some(wait)
+    }
+
+    /// Stops everything (the player left the page or cancelled).
+    pub fn stop(&mut self) -> Vec<Action> {
+        let mut out = Vec::new();
+        if self.queued && self.link == Link::Open {
+            out.push(Action::Send(ClientMsg::CancelQuickMatch));
+        }
+        self.intent = Intent::Idle;
+        self.queued = false;
+        out.push(Action::Stop);
+        out
+    }
+
+    /// Takes in one message from the server.
+    pub fn receive(&mut self, msg: ServerMsg, now: f64) -> Vec<Action> {
+        let mut out = Vec::new();
+        match msg {
+            ServerMsg::Welcome { limits, .. } => {
+                self.link = Link::Open;
+                self.ever_open = true;
+                self.auto_resume_ms = Some(limits.auto_resume_ms);
+                if let Some(m) = self.intent.message() {
+                    out.push(Action::Send(m));
+                }
+            }
+            ServerMsg::Seat {
+                room,
+                token,
+                side,
+                join_key,
+            } => {
+                let created = matches!(self.intent, Intent::Create { .. })
+                    || self
+                        .seat
+                        .as_ref()
+                        .is_some_and(|s| s.room == room && s.created);
+                let seat = SeatInfo {
+                    room: room.clone(),
+                    token: token.clone(),
+                    side,
+                    join_key,
+                    created,
+                };
+                self.queued = false;
+                self.intent = Intent::Seat { room, token };
+                self.seat = Some(seat.clone());
+                out.push(Action::Remember { seat, over: false });
+            }
+            ServerMsg::State(state) => {
+                self.entered = true;
+                self.pending = self.pending.take().filter(|(ply, _)| {
+                    state.moves.len() == *ply as usize && state.event != Event::Sync
+                });
+                if let Some(seat) = &mut self.seat {
+                    if let Some(you) = state.you {
+                        seat.side = you;
+                    }
+                    if state.status != Status::Waiting {
+                        seat.join_key = None;
+                    }
+                    let over = state.status == Status::Over;
+                    let was_over = self
+                        .state
+                        .as_ref()
+                        .is_some_and(|s| s.status == Status::Over);
+                    if over != was_over
+                        || state.event == Event::Started
+                        || state.event == Event::Rematch
+                    {
+                        out.push(Action::Remember {
+                            seat: seat.clone(),
+                            over,
+                        });
+                    }
+                }
+                self.game = Some(state.game);
+                self.state = Some(state);
+                self.received_at = now;
+            }
+            ServerMsg::Refused { code, reason } => {
+                self.pending = None;
+                let entering = !self.entered
+                    && matches!(
+                        self.intent,
+                        Intent::Join { .. }
+                            | Intent::Seat { .. }
+                            | Intent::Watch { .. }
+                            | Intent::Create { .. }
+                    );
+                let queue_noise = matches!(code, Refusal::AlreadyQueued | Refusal::NotQueued);
+                let quick_refused = matches!(self.intent, Intent::QuickMatch { .. })
+                    && !self.queued
+                    && !queue_noise;
+                if entering || quick_refused {
+                    if let Intent::Seat { room, .. } = &self.intent {
+                        if matches!(code, Refusal::NoSuchRoom | Refusal::BadToken) {
+                            out.push(Action::Forget { room: room.clone() });
+                        }
+                    }
+                    self.problem = Some(Problem::Refused { code, reason });
+                    self.intent = Intent::Idle;
+                    out.push(Action::Stop);
+                } else if !queue_noise {
+                    self.flash = Some((Flash::Refused { code, reason }, now));
+                }
+            }
+            ServerMsg::Error { code, message } => {
+                self.pending = None;
+                if code == ErrorCode::Version {
+                    self.problem = Some(Problem::Version(message));
+                    self.intent = Intent::Idle;
+                    out.push(Action::Stop);
+                } else {
+                    self.flash = Some((Flash::Error { code, message }, now));
+                    // A message that went astray may have been a move: ask again.
+                    if self.entered {
+                        out.push(Action::Send(ClientMsg::Sync));
+                    }
+                }
+            }
+            ServerMsg::Presence { side, connected } => {
+                if let Some(state) = &mut self.state {
+                    state.connected[side.index()] = connected;
+                }
+                if self.state.as_ref().and_then(|s| s.you) != Some(side) {
+                    self.flash = Some((Flash::Presence { side, connected }, now));
+                }
+            }
+            ServerMsg::Queued { .. } => self.queued = true,
+            ServerMsg::QueueCancelled => self.queued = false,
+            ServerMsg::Pong { .. } | ServerMsg::Unknown => {}
+        }
+        out
+    }
+
+    /// Your side, when you have a seat in the room on screen.
+    pub fn you(&self) -> Option<Side> {
+        self.state.as_ref().and_then(|s| s.you)
+    }
+
+    /// Whether the board takes a move now: your turn in a running game, on
+    /// an open connection, with no move in flight.
+    pub fn can_move(&self) -> bool {
+        let Some(s) = &self.state else { return false };
+        self.link == Link::Open
+            && self.entered
+            && self.pending.is_none()
+            && s.status == Status::Playing
+            && s.you == Some(s.to_move)
+    }
+
+    /// Sends `mv` (the game's notation) as the next move, if allowed.
+    pub fn play(&mut self, mv: String) -> Option<Action> {
+        if !self.can_move() {
+            return None;
+        }
+        let ply = self.state.as_ref()?.moves.len() as u32;
+        self.pending = Some((ply, mv.clone()));
+        Some(Action::Send(ClientMsg::Move { ply, mv }))
+    }
+
+    /// A game control (pause, resign, draw, rematch), if the connection is open.
+    pub fn control(&self, msg: ClientMsg) -> Option<Action> {
+        (self.link == Link::Open && self.entered && self.you().is_some())
+            .then_some(Action::Send(msg))
+    }
+
+    /// The moves to show: the server's, plus a move in flight.
+    pub fn shown_moves(&self) -> Vec<String> {
+        let mut moves = self
+            .state
+            .as_ref()
+            .map(|s| s.moves.clone())
+            .unwrap_or_default();
+        if let Some((ply, mv)) = &self.pending {
+            if moves.len() == *ply as usize {
+                moves.push(mv.clone());
+            }
+        }
+        moves
+    }
+
+    /// Milliseconds left on the clock of the side to move at `now`.
+    pub fn clock_left(&self, now: f64) -> Option<f64> {
+        let s = self.state.as_ref()?;
+        Some(left_now(
+            s.clock.remaining_ms,
+            s.clock.running,
+            self.received_at,
+            now,
+        ))
+    }
+
+    /// Milliseconds until a pause ends by itself, at `now`.
+    pub fn auto_resume_left(&self, now: f64) -> Option<f64> {
+        let s = self.state.as_ref()?;
+        let ms = s.auto_resume_ms.filter(|_| s.status == Status::Paused)?;
+        Some(left_now(ms, true, self.received_at, now))
+    }
+
+    /// The flash message, if it is younger than `max_age_ms` at `now`.
+    pub fn flash_at(&self, now: f64, max_age_ms: f64) -> Option<&Flash> {
+        self.flash
+            .as_ref()
+            .filter(|(_, at)| now - at < max_age_ms)
+            .map(|(f, _)| f)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::ataxx::AtaxxRules;
+    use crate::protocol::online::{ClockState, Limits};
+
+    fn params(q: &str) -> Vec<(String, String)> {
+        q.trim_start_matches('?')
+            .split('&')
+            .filter(|kv| !kv.is_empty())
+            .map(|kv| {
+                let (k, v) = kv.split_once('=').unwrap_or((kv, ""));
+                (k.to_string(), v.to_string())
+            })
+            .collect()
+    }
+
+    const ROOM: &str = "abcdefghijklmnop";
+    const KEY: &str = "qrstuvwxyz234567";
+
+    #[test]
+    fn links_round_trip() {
+        let q = invite_query(ROOM, KEY, None);
+        assert_eq!(q, "?online=abcdefghijklmnop&key=qrstuvwxyz234567");
+        assert_eq!(
+            route_of(&params(&q)),
+            Ok(Some(Route::Join {
+                room: ROOM.into(),
+                key: KEY.into()
+            }))
+        );
+        assert_eq!(
+            route_of(&params(&watch_query(ROOM, None))),
+            Ok(Some(Route::Watch { room: ROOM.into() }))
+        );
+        assert_eq!(
+            route_of(&params(&room_query(ROOM, None))),
+            Ok(Some(Route::Room { room: ROOM.into() }))
+        );
+        assert_eq!(route_of(&params("?online")), Ok(Some(Route::Setup)));
+        assert_eq!(route_of(&params("?game=ataxx")), Ok(None));
+        // Codes are read as the server writes them.
+        assert_eq!(
+            route_of(&params("?watch=ABCDEFGHIJKLMNOP")),
+            Ok(Some(Route::Watch { room: ROOM.into() }))
+        );
+    }
+
+    #[test]
+    fn links_carry_a_server_other_than_the_page() {
+        let q = invite_query(ROOM, KEY, Some("wss://play.example.org/ws"));
+        assert!(
+            q.ends_with("&server=wss%3A%2F%2Fplay.example.org%2Fws"),
+            "{q}"
+        );
+        // Decoded, the link is valid.
+        let mut p = params(&invite_query(ROOM, KEY, None));
+        p.push(("server".into(), "wss://play.example.org/ws".into()));
+        assert!(matches!(route_of(&p), Ok(Some(Route::Join { .. }))));
+        p.push(("server".into(), "http://x".into()));
+        // The first server wins; a bad first one is refused.
+        let bad = vec![
+            ("watch".to_string(), ROOM.to_string()),
+            ("server".to_string(), "https://x/ws".to_string()),
+        ];
+        assert!(matches!(route_of(&bad), Err(LinkError::BadServer(_))));
+    }
+
+    #[test]
+    fn malformed_links_are_refused() {
+        assert!(matches!(
+            route_of(&params("?online=abc")),
+            Err(LinkError::BadRoom(_))
+        ));
+        assert!(matches!(
+            route_of(&params("?watch=")),
+            Err(LinkError::BadRoom(_))
+        ));
+        assert!(matches!(
+            route_of(&params("?online=abcdefghijklmnop&key=no!")),
+            Err(LinkError::BadKey(_))
+        ));
+        assert!(matches!(
+            route_of(&params("?online=abcdefghijklmnop&key=")),
+            Err(LinkError::BadKey(_))
+        ));
+        assert!(matches!(
+            route_of(&params("?online=0000000000000000")),
+            Err(LinkError::BadRoom(_))
+        ));
+        assert_eq!(
+            route_of(&params(&format!("?online={ROOM}&watch={ROOM}"))),
+            Err(LinkError::Ambiguous)
+        );
+    }
+
+    #[test]
+    fn full_links_keep_the_sub_path() {
+        assert_eq!(
+            link_on(
+                "https://host.example/games/stoneplay/?online=x#top",
+                "?watch=abc"
+            ),
+            "https://host.example/games/stoneplay/?watch=abc"
+        );
+        assert_eq!(
+            link_on("http://127.0.0.1:8080/", &invite_query(ROOM, KEY, None)),
+            "http://127.0.0.1:8080/?online=abcdefghijklmnop&key=qrstuvwxyz234567"
+        );
+    }
+
+    #[test]
+    fn server_address() {
+        assert_eq!(
+            default_server_url("http:", "127.0.0.1:8080", "/"),
+            "ws://127.0.0.1:8080/ws"
+        );
+        assert_eq!(
+            default_server_url("https:", "example.org", "/games/stoneplay/index.html"),
+            "wss://example.org/games/stoneplay/ws"
+        );
+        assert_eq!(
+            validate_server_url(" wss://a.b/ws "),
+            Ok("wss://a.b/ws".into())
+        );
+        assert_eq!(
+            validate_server_url("ws://[::1]:9000/ws"),
+            Ok("ws://[::1]:9000/ws".into())
+        );
+        for bad in [
+            "",
+            "http://a/ws",
+            "wss://",
+            "wss:///ws",
+            "ws://a b/ws",
+            "wss://a/ws#x",
+            "ftp://x",
+        ] {
+            assert!(validate_server_url(bad).is_err(), "{bad}");
+        }
+        let d = "ws://h/ws";
+        assert_eq!(choose_server(None, "", "", d), d);
+        assert_eq!(choose_server(None, "", "wss://meta/ws", d), "wss://meta/ws");
+        assert_eq!(
+            choose_server(None, "wss://mine/ws", "wss://meta/ws", d),
+            "wss://mine/ws"
+        );
+        assert_eq!(
+            choose_server(Some("wss://link/ws"), "wss://mine/ws", "", d),
+            "wss://link/ws"
+        );
+        assert_eq!(choose_server(Some("nonsense"), "also bad", "", d), d);
+    }
+
+    #[test]
+    fn backoff_doubles_from_half_a_second_to_eight() {
+        let waits: Vec<u32> = (1..=7).map(backoff_ms).collect();
+        assert_eq!(waits, [500, 1000, 2000, 4000, 8000, 8000, 8000]);
+        assert_eq!(backoff_ms(0), 500);
+        assert_eq!(backoff_ms(u32::MAX), 8000);
+    }
+
+    #[test]
+    fn clock_counts_down_from_the_servers_figure() {
+        assert_eq!(left_now(30_000, true, 1_000.0, 1_000.0), 30_000.0);
+        assert_eq!(left_now(30_000, true, 1_000.0, 3_500.0), 27_500.0);
+        assert_eq!(
+            left_now(30_000, true, 1_000.0, 99_000.0),
+            0.0,
+            "never below zero"
+        );
+        assert_eq!(
+            left_now(12_000, false, 1_000.0, 9_000.0),
+            12_000.0,
+            "stopped"
+        );
+        assert_eq!(
+            left_now(5_000, true, 1_000.0, 500.0),
+            5_000.0,
+            "no time travel"
+        );
+    }
+
+    fn limits() -> Limits {
+        Limits {
+            max_message_bytes: 4096,
+            rate_per_sec: 10,
+            burst: 30,
+            min_clock_secs: 1,
+            max_clock_secs: 3600,
+            pauses_per_player: 3,
+            auto_resume_ms: 120_000,
+        }
+    }
+
+    fn state(
+        moves: &[&str],
+        to_move: Side,
+        status: Status,
+        you: Option<Side>,
+        event: Event,
+    ) -> GameState {
+        GameState {
+            room: ROOM.into(),
+            game_no: 1,
+            game: GameSpec::Ataxx(AtaxxRules::default()),
+            start: String::new(),
+            moves: moves.iter().map(|m| m.to_string()).collect(),
+            to_move,
+            status,
+            outcome: None,
+            clock: ClockState {
+                per_move_ms: 30_000,
+                remaining_ms: 20_000,
+                running: status == Status::Playing,
+            },
+            pauses_left: [3, 3],
+            paused_by: None,
+            auto_resume_ms: None,
+            draw_offer: None,
+            rematch: [false, false],
+            seated: [true, true],
+            connected: [true, true],
+            spectators: 0,
+            you,
+            event,
+        }
+    }
+
+    fn sends(actions: &[Action]) -> Vec<ClientMsg> {
+        actions
+            .iter()
+            .filter_map(|a| match a {
+                Action::Send(m) => Some(m.clone()),
+                _ => None,
+            })
+            .collect()
+    }
+
+    fn welcome() -> ServerMsg {
+        ServerMsg::Welcome {
+            v: PROTOCOL_VERSION,
+            limits: limits(),
+        }
+    }
+
+    #[test]
+    fn create_then_play_a_move_then_reconnect_with_the_seat() {
+        let game = GameSpec::Ataxx(AtaxxRules::default());
+        let mut s = Session::new(Intent::Create {
+            game,
+            clock_secs: 30,
+            side: SideChoice::First,
+        });
+        s.connecting();
+        assert_eq!(
+            sends(&s.opened()),
+            [ClientMsg::Hello {
+                v: PROTOCOL_VERSION
+            }]
+        );
+        let a = s.receive(welcome(), 0.0);
+        assert_eq!(
+            sends(&a),
+            [ClientMsg::Create {
+                game,
+                clock_secs: Some(30),
+                side: SideChoice::First
+            }]
+        );
+        assert_eq!(s.link, Link::Open);
+        let a = s.receive(
+            ServerMsg::Seat {
+                room: ROOM.into(),
+                token: "t".repeat(32),
+                side: Side::First,
+                join_key: Some(KEY.into()),
+            },
+            1.0,
+        );
+        assert!(
+            matches!(&a[..], [Action::Remember { seat, over: false }] if seat.created && seat.join_key.as_deref() == Some(KEY))
+        );
+        s.receive(
+            ServerMsg::State(state(
+                &[],
+                Side::First,
+                Status::Waiting,
+                Some(Side::First),
+                Event::Sync,
+            )),
+            2.0,
+        );
+        assert!(!s.can_move(), "waiting for the friend");
+        assert_eq!(s.play("b6".into()), None);
+        s.receive(
+            ServerMsg::State(state(
+                &[],
+                Side::First,
+                Status::Playing,
+                Some(Side::First),
+                Event::Started,
+            )),
+            3.0,
+        );
+        assert_eq!(
+            s.seat.as_ref().unwrap().join_key,
+            None,
+            "the invite is used"
+        );
+        assert!(s.can_move());
+        assert_eq!(
+            s.play("b6".into()),
+            Some(Action::Send(ClientMsg::Move {
+                ply: 0,
+                mv: "b6".into()
+            }))
+        );
+        assert!(!s.can_move(), "one move in flight");
+        assert_eq!(s.shown_moves(), ["b6"]);
+        s.receive(
+            ServerMsg::State(state(
+                &["b6"],
+                Side::Second,
+                Status::Playing,
+                Some(Side::First),
+                Event::Moved,
+            )),
+            4.0,
+        );
+        assert_eq!(s.pending, None);
+        assert!(!s.can_move(), "their turn");
+
+        // The connection drops: retry with backoff, then reconnect with the seat.
+        assert_eq!(s.closed(10.0), Some(500));
+        assert_eq!(
+            s.link,
+            Link::Retrying {
+                attempt: 1,
+                retry_at: 510.0
+            }
+        );
+        s.connecting();
+        assert_eq!(
+            s.closed(600.0),
+            Some(1000),
+            "the second failure waits longer"
+        );
+        s.connecting();
+        s.opened();
+        let a = s.receive(welcome(), 2000.0);
+        assert_eq!(
+            sends(&a),
+            [ClientMsg::Reconnect {
+                room: ROOM.into(),
+                token: "t".repeat(32)
+            }]
+        );
+        assert_eq!(s.link, Link::Open);
+        assert_eq!(s.closed(3000.0), Some(500), "a welcome resets the backoff");
+    }
+
+    #[test]
+    fn a_refused_move_clears_the_move_in_flight_and_the_state_resyncs() {
+        let mut s = Session::new(Intent::Seat {
+            room: ROOM.into(),
+            token: "t".into(),
+        });
+        s.opened();
+        s.receive(welcome(), 0.0);
+        s.receive(
+            ServerMsg::State(state(
+                &["b6"],
+                Side::Second,
+                Status::Playing,
+                Some(Side::Second),
+                Event::Sync,
+            )),
+            0.0,
+        );
+        assert!(s.play("a1a3".into()).is_some());
+        let a = s.receive(
+            ServerMsg::Refused {
+                code: Refusal::IllegalMove,
+                reason: "a1a3 is not legal here".into(),
+            },
+            5.0,
+        );
+        assert!(
+            a.is_empty(),
+            "a refusal in the room does not stop the session"
+        );
+        assert_eq!(s.pending, None);
+        assert!(matches!(
+            s.flash_at(6.0, 4000.0),
+            Some(Flash::Refused {
+                code: Refusal::IllegalMove,
+                ..
+            })
+        ));
+        assert_eq!(s.flash_at(5000.0, 4000.0), None, "flashes fade");
+        s.receive(
+            ServerMsg::State(state(
+                &["b6"],
+                Side::Second,
+                Status::Playing,
+                Some(Side::Second),
+                Event::Sync,
+            )),
+            6.0,
+        );
+        assert_eq!(s.shown_moves(), ["b6"]);
+        assert!(s.can_move());
+        // A stale state (sync) while a move is in flight does not keep it.
+        s.play("a1b2".into());
+        s.receive(
+            ServerMsg::State(state(
+                &["b6"],
+                Side::Second,
+                Status::Playing,
+                Some(Side::Second),
+                Event::Sync,
+            )),
+            7.0,
+        );
+        assert_eq!(s.pending, None);
+    }
+
+    #[test]
+    fn refusals_to_enter_stop_the_session_and_forget_dead_seats() {
+        let mut s = Session::new(Intent::Seat {
+            room: ROOM.into(),
+            token: "t".into(),
+        });
+        s.opened();
+        s.receive(welcome(), 0.0);
+        let a = s.receive(
+            ServerMsg::Refused {
+                code: Refusal::NoSuchRoom,
+                reason: "no such room".into(),
+            },
+            1.0,
+        );
+        assert_eq!(a, [Action::Forget { room: ROOM.into() }, Action::Stop]);
+        assert!(matches!(
+            s.problem,
+            Some(Problem::Refused {
+                code: Refusal::NoSuchRoom,
+                ..
+            })
+        ));
+        assert_eq!(s.closed(2.0), None, "no reconnecting after a refusal");
+        assert_eq!(s.link, Link::Down);
+
+        let mut j = Session::new(Intent::Join {
+            room: ROOM.into(),
+            key: KEY.into(),
+        });
+        j.receive(welcome(), 0.0);
+        let a = j.receive(
+            ServerMsg::Refused {
+                code: Refusal::RoomFull,
+                reason: "full".into(),
+            },
+            1.0,
+        );
+        assert_eq!(a, [Action::Stop], "nothing stored is forgotten for a join");
+
+        let mut v = Session::new(Intent::Seat {
+            room: ROOM.into(),
+            token: "t".into(),
+        });
+        v.receive(welcome(), 0.0);
+        let a = v.receive(
+            ServerMsg::Error {
+                code: ErrorCode::Version,
+                message: "reload".into(),
+            },
+            1.0,
+        );
+        assert_eq!(a, [Action::Stop]);
+        assert!(matches!(v.problem, Some(Problem::Version(_))));
+    }
+
+    #[test]
+    fn quick_match_waits_then_sits_down() {
+        let game = GameSpec::Ataxx(AtaxxRules::default());
+        let mut s = Session::new(Intent::QuickMatch {
+            game,
+            clock_secs: 30,
+        });
+        s.opened();
+        assert_eq!(
+            sends(&s.receive(welcome(), 0.0)),
+            [ClientMsg::QuickMatch {
+                game,
+                clock_secs: Some(30)
+            }]
+        );
+        s.receive(
+            ServerMsg::Queued {
+                game,
+                clock_secs: 30,
+            },
+            1.0,
+        );
+        assert!(s.queued);
+        // Dropped while waiting: asks again after reconnecting.
+        s.closed(2.0);
+        assert!(!s.queued);
+        s.connecting();
+        s.opened();
+        assert_eq!(
+            sends(&s.receive(welcome(), 600.0)),
+            [ClientMsg::QuickMatch {
+                game,
+                clock_secs: Some(30)
+            }]
+        );
+        s.receive(
+            ServerMsg::Queued {
+                game,
+                clock_secs: 30,
+            },
+            601.0,
+        );
+        let a = s.receive(
+            ServerMsg::Seat {
+                room: ROOM.into(),
+                token: "tok".into(),
+                side: Side::Second,
+                join_key: None,
+            },
+            700.0,
+        );
+        assert!(
+            matches!(&a[..], [Action::Remember { seat, .. }] if !seat.created && seat.side == Side::Second)
+        );
+        assert!(!s.queued);
+        assert_eq!(
+            s.intent,
+            Intent::Seat {
+                room: ROOM.into(),
+                token: "tok".into()
+            }
+        );
+        // Cancelling while queued tells the server.
+        let mut c = Session::new(Intent::QuickMatch {
+            game,
+            clock_secs: 30,
+        });
+        c.receive(welcome(), 0.0);
+        c.receive(
+            ServerMsg::Queued {
+                game,
+                clock_secs: 30,
+            },
+            0.0,
+        );
+        assert_eq!(
+            c.stop(),
+            [Action::Send(ClientMsg::CancelQuickMatch), Action::Stop]
+        );
+        assert_eq!(c.closed(1.0), None);
+    }
+
+    #[test]
+    fn presence_pause_clock_and_controls() {
+        let mut s = Session::new(Intent::Watch { room: ROOM.into() });
+        s.receive(welcome(), 0.0);
+        let mut st = state(&["b6"], Side::Second, Status::Paused, None, Event::Paused);
+        st.paused_by = Some(Side::First);
+        st.auto_resume_ms = Some(100_000);
+        st.clock.running = false;
+        s.receive(ServerMsg::State(st), 1_000.0);
+        assert_eq!(s.auto_resume_left(11_000.0), Some(90_000.0));
+        assert_eq!(
+            s.clock_left(50_000.0),
+            Some(20_000.0),
+            "paused: the clock stands"
+        );
+        assert!(!s.can_move(), "spectators never move");
+        assert_eq!(s.control(ClientMsg::Resign), None, "nor resign");
+        s.receive(
+            ServerMsg::Presence {
+                side: Side::Second,
+                connected: false,
+            },
+            2_000.0,
+        );
+        assert_eq!(s.state.as_ref().unwrap().connected, [true, false]);
+        assert!(matches!(
+            s.flash_at(2_100.0, 4_000.0),
+            Some(Flash::Presence {
+                side: Side::Second,
+                connected: false
+            })
+        ));
+    }
+
+    #[test]
+    fn finishing_a_game_is_remembered_and_rematch_swaps_sides() {
+        let mut s = Session::new(Intent::Seat {
+            room: ROOM.into(),
+            token: "t".into(),
+        });
+        s.receive(welcome(), 0.0);
+        s.receive(
+            ServerMsg::Seat {
+                room: ROOM.into(),
+                token: "t".into(),
+                side: Side::First,
+                join_key: None,
+            },
+            0.0,
+        );
+        s.receive(
+            ServerMsg::State(state(
+                &[],
+                Side::First,
+                Status::Playing,
+                Some(Side::First),
+                Event::Sync,
+            )),
+            0.0,
+        );
+        let a = s.receive(
+            ServerMsg::State(state(
+                &["b6"],
+                Side::Second,
+                Status::Over,
+                Some(Side::First),
+                Event::Resigned,
+            )),
+            1.0,
+        );
+        assert!(matches!(&a[..], [Action::Remember { over: true, .. }]));
+        let mut again = state(
+            &[],
+            Side::First,
+            Status::Playing,
+            Some(Side::Second),
+            Event::Rematch,
+        );
+        again.game_no = 2;
+        let a = s.receive(ServerMsg::State(again), 2.0);
+        assert!(
+            matches!(&a[..], [Action::Remember { over: false, seat }] if seat.side == Side::Second)
+        );
+        assert_eq!(s.you(), Some(Side::Second));
+    }
+}

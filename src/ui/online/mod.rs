@@ -1,0 +1,626 @@
+//! Online play: two people on two devices through the game server.
+//!
+//! Links: `?online` (setup: create a game or quick match),
+//! `?online=ROOM&key=KEY` (a friend's invite), `?online=ROOM` (your game
+//! on this device: reload reopens it), `?watch=ROOM` (spectate), each with
+//! an optional `&server=wss://…` when the game is on a server other than
+//! the page's own. The logic without the browser (links, backoff, clock,
+//! the session) is [`crate::protocol::session`]; [`socket`] drives the
+//! WebSocket, [`seats`] keeps seat tokens, [`room`] shows a game and
+//! [`text`] holds every English string of these screens.
+
+pub mod room;
+pub mod seats;
+pub mod socket;
+pub mod text;
+
+use leptos::prelude::*;
+use wasm_bindgen_futures::JsFuture;
+
+use self::socket::Driver;
+use self::text as t;
+use super::games::UiGame;
+use super::mill_rules::MillRulesPicker;
+use super::store::Settings;
+use super::{Nav, Page};
+use crate::games::ataxx::{Ataxx, AtaxxRules};
+use crate::games::mill::Mill;
+use crate::games::stones::{Stones, StonesRules};
+use crate::games::{Game, GameKind, Side};
+use crate::protocol::online::{SideChoice, Status};
+use crate::protocol::session::{
+    self, choose_server, default_server_url, Intent, Link, LinkError, Problem, Route,
+};
+use crate::protocol::GameSpec;
+
+/// Per-move clock choices for online games, in seconds.
+pub const ONLINE_CLOCK_CHOICES: [u32; 4] = [10, 30, 60, 120];
+
+/// An online page: what it is for, and the server named by its link.
+#[derive(Clone, Debug, PartialEq)]
+pub struct OnlineLink {
+    pub route: Route,
+    /// `?server=` (already validated).
+    pub server: Option<String>,
+}
+
+impl OnlineLink {
+    /// The setup screen.
+    pub fn setup() -> Self {
+        OnlineLink {
+            route: Route::Setup,
+            server: None,
+        }
+    }
+
+    /// The online page a link's parameters ask for: `Ok(None)` when the
+    /// link is not about online play; an error in words when it is broken.
+    pub fn from_params(params: &[(String, String)]) -> Result<Option<Self>, String> {
+        let route = session::route_of(params).map_err(|e| link_error(&e))?;
+        let server = params
+            .iter()
+            .find(|(k, _)| k == "server")
+            .map(|(_, v)| v.trim().to_string());
+        Ok(route.map(|route| OnlineLink { route, server }))
+    }
+
+    /// The query string of this page.
+    pub fn query(&self) -> String {
+        let server = self.server.as_deref();
+        match &self.route {
+            Route::Setup => {
+                let mut q = "?online".to_string();
+                if let Some(s) = server {
+                    q.push_str("&server=");
+                    q.push_str(&session::encode_component(s));
+                }
+                q
+            }
+            Route::Join { room, key } => session::invite_query(room, key, server),
+            Route::Room { room } => session::room_query(room, server),
+            Route::Watch { room } => session::watch_query(room, server),
+        }
+    }
+}
+
+/// A broken online link in words.
+pub fn link_error(e: &LinkError) -> String {
+    match e {
+        LinkError::BadRoom(r) => t::link_bad_room(r),
+        LinkError::BadKey(k) => t::link_bad_key(k),
+        LinkError::BadServer(s) => t::link_bad_server(s),
+        LinkError::Ambiguous => t::LINK_AMBIGUOUS.to_string(),
+    }
+}
+
+/// The page's own server: same host, `ws` next to the app.
+pub fn page_server() -> String {
+    let loc = web_sys::window().map(|w| w.location());
+    let get = |f: fn(&web_sys::Location) -> Result<String, wasm_bindgen::JsValue>| {
+        loc.as_ref().and_then(|l| f(l).ok()).unwrap_or_default()
+    };
+    default_server_url(
+        &get(web_sys::Location::protocol),
+        &get(web_sys::Location::host),
+        &get(web_sys::Location::pathname),
+    )
+}
+
+/// The deployer's server, from `<meta name="stoneplay-server" content="…">`.
+pub fn meta_server() -> String {
+    web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| {
+            d.query_selector("meta[name=stoneplay-server]")
+                .ok()
+                .flatten()
+        })
+        .and_then(|m| m.get_attribute("content"))
+        .unwrap_or_default()
+}
+
+/// The server to use: the link's, the setting, the meta tag, or the page's host.
+pub fn server_for(link: Option<&str>, setting: &str) -> String {
+    choose_server(link, setting, &meta_server(), &page_server())
+}
+
+/// `server` for links: `None` when it is the page's own (links stay short).
+fn server_param(server: &str) -> Option<String> {
+    (server != page_server()).then(|| server.to_string())
+}
+
+/// The page's address without its query (keeps the app's sub-path).
+fn page_url() -> String {
+    web_sys::window()
+        .and_then(|w| w.location().href().ok())
+        .unwrap_or_default()
+}
+
+/// Puts `query` in the address bar without a new history entry.
+fn replace_query(query: &str) {
+    let Some(w) = web_sys::window() else { return };
+    if w.location().search().ok().as_deref() == Some(query) {
+        return;
+    }
+    let path = w.location().pathname().unwrap_or_default();
+    if let Ok(h) = w.history() {
+        let _ = h.replace_state_with_url(
+            &wasm_bindgen::JsValue::NULL,
+            "",
+            Some(&format!("{path}{query}")),
+        );
+    }
+}
+
+/// The game a setup asks for (Territory Duel online always passes).
+fn spec_of(kind: GameKind, settings: &Settings) -> GameSpec {
+    match kind {
+        GameKind::Ataxx => GameSpec::Ataxx(AtaxxRules::default()),
+        GameKind::Stones => GameSpec::Stones(StonesRules),
+        GameKind::Mill => GameSpec::Mill(settings.mill_rules),
+    }
+}
+
+fn side_name(kind: GameKind, side: Side) -> &'static str {
+    match kind {
+        GameKind::Ataxx => <Ataxx as UiGame>::side_name(side),
+        GameKind::Stones => <Stones as UiGame>::side_name(side),
+        GameKind::Mill => <Mill as UiGame>::side_name(side),
+    }
+}
+
+/// What the page shows, coarse enough that the game view is built once
+/// per game (a rematch builds a new one).
+#[derive(Clone, Debug, PartialEq)]
+enum Phase {
+    Setup,
+    Connecting,
+    Matching,
+    Invite,
+    Game { spec: GameSpec, game_no: u32 },
+    Problem(Problem),
+}
+
+/// Copies `text` to the clipboard; `done` says whether it worked.
+fn copy(text: String, done: RwSignal<Option<bool>>) {
+    let Some(w) = web_sys::window() else { return };
+    let promise = w.navigator().clipboard().write_text(&text);
+    leptos::task::spawn_local(async move {
+        done.set(Some(JsFuture::from(promise).await.is_ok()));
+    });
+}
+
+/// A link with a Copy button.
+#[component]
+fn CopyLink(label: &'static str, link: Signal<String>, testid: &'static str) -> impl IntoView {
+    let done = RwSignal::new(None::<bool>);
+    view! {
+        <div class="copy-link">
+            <label>
+                <span>{label}</span>
+                <input type="text" readonly=true data-testid=testid prop:value=move || link.get()
+                    on:focus=move |ev| {
+                        use wasm_bindgen::JsCast;
+                        if let Some(i) = ev.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok()) {
+                            i.select();
+                        }
+                    }/>
+            </label>
+            <button data-testid=format!("copy-{testid}") on:click=move |_| copy(link.get_untracked(), done)>{t::ONLINE_COPY}</button>
+            <span class="muted" role="status">{move || done.get().map(|ok| if ok { t::ONLINE_COPIED } else { t::ONLINE_COPY_FAILED })}</span>
+        </div>
+    }
+}
+
+/// The online page for `link`.
+#[component]
+pub fn OnlinePage(link: OnlineLink) -> impl IntoView {
+    let settings = expect_context::<RwSignal<Settings>>();
+    let nav = expect_context::<Nav>();
+    let setting_server = settings.with_untracked(|s| s.online_server.clone());
+    let note = RwSignal::new(None::<&'static str>);
+
+    // What to ask the server for, and where.
+    let (intent, server) = match &link.route {
+        Route::Setup => (
+            Intent::Idle,
+            server_for(link.server.as_deref(), &setting_server),
+        ),
+        Route::Join { room, key } => match seats::joined(room) {
+            Some(s) => (
+                Intent::Seat {
+                    room: room.clone(),
+                    token: s.token,
+                },
+                s.server,
+            ),
+            None => (
+                Intent::Join {
+                    room: room.clone(),
+                    key: key.clone(),
+                },
+                server_for(link.server.as_deref(), &setting_server),
+            ),
+        },
+        Route::Room { room } => match seats::find(room) {
+            Some(s) => {
+                seats::take(room, &s.token);
+                (
+                    Intent::Seat {
+                        room: room.clone(),
+                        token: s.token,
+                    },
+                    s.server,
+                )
+            }
+            None => {
+                note.set(Some(t::ONLINE_NO_SEAT_WATCHING));
+                (
+                    Intent::Watch { room: room.clone() },
+                    server_for(link.server.as_deref(), &setting_server),
+                )
+            }
+        },
+        Route::Watch { room } => (
+            Intent::Watch { room: room.clone() },
+            server_for(link.server.as_deref(), &setting_server),
+        ),
+    };
+    let driver = Driver::new(server.clone());
+    if intent != Intent::Idle {
+        driver.start(intent);
+    }
+    let session = driver.session;
+    let server = StoredValue::new(server);
+
+    let phase = Memo::new(move |_| {
+        session.with(|s| {
+            if let Some(p) = &s.problem {
+                return Phase::Problem(p.clone());
+            }
+            if let Some(st) = &s.state {
+                if st.status == Status::Waiting && s.seat.is_some() {
+                    return Phase::Invite;
+                }
+                return Phase::Game {
+                    spec: st.game,
+                    game_no: st.game_no,
+                };
+            }
+            match s.intent {
+                Intent::Idle => Phase::Setup,
+                Intent::QuickMatch { .. } => Phase::Matching,
+                _ => Phase::Connecting,
+            }
+        })
+    });
+
+    // The address bar follows the page: your room, the room you watch.
+    Effect::new(move |_| {
+        let param = server_param(&server.get_value());
+        let query = session.with(|s| match (&s.seat, &s.intent, &s.state) {
+            (Some(seat), _, _) => Some(session::room_query(&seat.room, param.as_deref())),
+            (None, Intent::Watch { room }, Some(_)) => {
+                Some(session::watch_query(room, param.as_deref()))
+            }
+            _ => None,
+        });
+        if let Some(q) = query {
+            replace_query(&q);
+        }
+    });
+
+    let to_setup = move || {
+        driver.stop();
+        nav.go(Page::Online(OnlineLink::setup()));
+    };
+
+    let connection_line = move || {
+        session.with(|s| match s.link {
+            Link::Open => None,
+            Link::Down => None,
+            Link::Connecting { attempt: 0 } if !s.ever_open => {
+                Some(t::online_connecting(&server.get_value()))
+            }
+            Link::Connecting { .. } | Link::Retrying { .. } if !s.ever_open => {
+                Some(t::online_unreachable(&server.get_value()))
+            }
+            Link::Connecting { .. } | Link::Retrying { .. } => {
+                Some(t::ONLINE_RECONNECTING.to_string())
+            }
+        })
+    };
+    let retry_now = move |_| driver.retry_now();
+    let connection_banner = move || {
+        connection_line().map(|line| {
+            let retrying = session.with(|s| matches!(s.link, Link::Retrying { .. }));
+            view! {
+                <div class="banner-line warn" role="status" data-testid="connection">
+                    <span class="spinner" aria-hidden="true"></span>
+                    <span>{line}</span>
+                    {retrying.then(|| view! { <button data-testid="retry-now" on:click=retry_now>{t::ONLINE_TRY_NOW}</button> })}
+                </div>
+            }
+        })
+    };
+
+    let body = move || {
+        match phase.get() {
+        Phase::Setup => view! { <SetupForm driver=driver server=server.get_value()/> }.into_any(),
+        Phase::Connecting => view! {
+            <div class="online-card" data-testid="online-connecting">
+                <h2>{t::ONLINE_TITLE}</h2>
+                <button data-testid="cancel-connect" on:click=move |_| to_setup()>{t::ONLINE_CANCEL}</button>
+            </div>
+        }
+        .into_any(),
+        Phase::Matching => {
+            let what = session.with_untracked(|s| match &s.intent {
+                Intent::QuickMatch { game, clock_secs } => t::online_match_details(game.kind().title(), *clock_secs),
+                _ => String::new(),
+            });
+            view! {
+                <div class="online-card" data-testid="online-matching">
+                    <h2>
+                        <span class="spinner" aria-hidden="true"></span>
+                        {move || if session.with(|s| s.queued) { t::ONLINE_LOOKING_FOR_OPPONENT } else { t::ONLINE_JOINING_QUEUE }}
+                    </h2>
+                    <p>{what}</p>
+                    <button data-testid="cancel-match" on:click=move |_| to_setup()>{t::ONLINE_CANCEL}</button>
+                </div>
+            }
+            .into_any()
+        }
+        // Leaving keeps the seat on this device (the protocol cannot
+        // withdraw an invite): the game stays in "Your online games".
+        Phase::Invite => view! { <InviteCard driver=driver server=server.get_value() on_cancel=Callback::new(move |_| to_setup())/> }
+        .into_any(),
+        Phase::Game { spec, .. } => match spec {
+            GameSpec::Ataxx(r) => view! { <room::OnlineGame<Ataxx> driver=driver start=Ataxx::start(&r)/> }.into_any(),
+            GameSpec::Stones(r) => view! { <room::OnlineGame<Stones> driver=driver start=Stones::start(&r)/> }.into_any(),
+            GameSpec::Mill(r) => view! { <room::OnlineGame<Mill> driver=driver start=Mill::start(&r)/> }.into_any(),
+        },
+        Phase::Problem(p) => {
+            let (line, watch_room) = match &p {
+                Problem::Version(m) => (t::online_version(m), None),
+                Problem::Refused { code, reason } => (
+                    t::refusal_to_enter(*code, reason),
+                    match (code, &link.route) {
+                        (crate::protocol::online::Refusal::RoomFull, Route::Join { room, .. }) => Some(room.clone()),
+                        _ => None,
+                    },
+                ),
+            };
+            let server_q = server_param(&server.get_value());
+            view! {
+                <div class="online-card" role="alert" data-testid="online-problem">
+                    <h2>{t::ONLINE_PROBLEM_TITLE}</h2>
+                    <p>{line}</p>
+                    <div class="card-actions">
+                        {watch_room.map(|room| {
+                            let target = OnlineLink { route: Route::Watch { room }, server: server_q.clone() };
+                            view! { <button data-testid="watch-instead" on:click=move |_| nav.go(Page::Online(target.clone()))>{t::ONLINE_WATCH_INSTEAD}</button> }
+                        })}
+                        <button class="primary" data-testid="back-to-setup" on:click=move |_| to_setup()>{t::ONLINE_NEW_GAME}</button>
+                    </div>
+                </div>
+            }
+            .into_any()
+        }
+    }
+    };
+
+    view! {
+        <div class="online">
+            {move || note.get().map(|n| view! { <p class="banner-line" role="status">{n}</p> })}
+            {connection_banner}
+            {body}
+        </div>
+    }
+}
+
+/// Create a game for a friend, or join the quick-match queue.
+#[component]
+fn SetupForm(driver: Driver, server: String) -> impl IntoView {
+    let settings = expect_context::<RwSignal<Settings>>();
+    let kind = move || settings.with(|s| s.online_game);
+    let games = GameKind::ALL
+        .into_iter()
+        .map(|k| {
+            view! {
+                <label class="choice">
+                    <input type="radio" name="online-game" data-testid=format!("online-game-{}", k.slug())
+                        prop:checked=move || kind() == k
+                        on:change=move |_| settings.update(|s| s.online_game = k)/>
+                    <span>{k.title()}</span>
+                </label>
+            }
+        })
+        .collect_view();
+    let clock = ONLINE_CLOCK_CHOICES
+        .into_iter()
+        .map(|c| {
+            view! { <option value=c.to_string() selected=move || settings.with(|s| s.online_clock_secs) == c>{t::online_clock_choice(c)}</option> }
+        })
+        .collect_view();
+    let side_option = move |value: &'static str, choice: SideChoice| {
+        let label = move || match choice {
+            SideChoice::First => t::online_side_first(side_name(kind(), Side::First)),
+            SideChoice::Second => t::online_side_second(side_name(kind(), Side::Second)),
+            SideChoice::Random => t::ONLINE_SIDE_RANDOM.to_string(),
+        };
+        view! { <option value=value selected=move || settings.with(|s| s.online_side) == choice>{label}</option> }
+    };
+    let on_mill_rules = Callback::new(move |r| settings.update(|s| s.mill_rules = r));
+    let mill_rules = settings.with_untracked(|s| s.mill_rules);
+    let ask = move |quick: bool| {
+        let s = settings.get_untracked();
+        let game = spec_of(s.online_game, &s);
+        let clock_secs = s.online_clock_secs;
+        driver.start(if quick {
+            Intent::QuickMatch { game, clock_secs }
+        } else {
+            Intent::Create {
+                game,
+                clock_secs,
+                side: s.online_side,
+            }
+        });
+    };
+    view! {
+        <div class="online-card online-setup" data-testid="online-setup">
+            <h2>{t::ONLINE_TITLE}</h2>
+            <p class="muted">{t::ONLINE_INTRO}</p>
+            <fieldset class="choices">
+                <legend>{t::ONLINE_GAME}</legend>
+                {games}
+            </fieldset>
+            <Show when=move || kind() == GameKind::Mill>
+                <MillRulesPicker rules=mill_rules on_change=on_mill_rules/>
+            </Show>
+            <Show when=move || kind() == GameKind::Ataxx>
+                <p class="muted">{t::ONLINE_ATAXX_PASS_RULE}</p>
+            </Show>
+            <div class="setup-bar">
+                <label>
+                    {t::ONLINE_CLOCK}
+                    <select data-testid="online-clock" aria-label=t::ONLINE_CLOCK_LABEL on:change=move |ev| {
+                        if let Ok(v) = event_target_value(&ev).parse::<u32>() {
+                            settings.update(|s| s.online_clock_secs = v)
+                        }
+                    }>{clock}</select>
+                </label>
+                <label>
+                    {t::ONLINE_YOUR_SIDE}
+                    <select data-testid="online-side" aria-label=t::ONLINE_YOUR_SIDE_LABEL on:change=move |ev| {
+                        let side = match event_target_value(&ev).as_str() {
+                            "first" => SideChoice::First,
+                            "second" => SideChoice::Second,
+                            _ => SideChoice::Random,
+                        };
+                        settings.update(|s| s.online_side = side)
+                    }>
+                        {side_option("first", SideChoice::First)}
+                        {side_option("second", SideChoice::Second)}
+                        {side_option("random", SideChoice::Random)}
+                    </select>
+                </label>
+            </div>
+            <div class="card-actions">
+                <button class="primary" data-testid="create-game" on:click=move |_| ask(false)>{t::ONLINE_CREATE_GAME}</button>
+                <button data-testid="quick-match" on:click=move |_| ask(true)>{t::ONLINE_QUICK_MATCH}</button>
+            </div>
+            <p class="muted">{t::ONLINE_QUICK_MATCH_HELP}</p>
+            <p class="muted server-line" data-testid="online-server">{t::online_server_line(&server)}</p>
+            <ResumeList/>
+        </div>
+    }
+}
+
+/// The creator's screen until the friend sits down: the invite and the
+/// spectator link.
+#[component]
+fn InviteCard(driver: Driver, server: String, on_cancel: Callback<()>) -> impl IntoView {
+    let session = driver.session;
+    let param = server_param(&server);
+    let p2 = param.clone();
+    let invite = Signal::derive(move || {
+        session.with(|s| {
+            s.seat
+                .as_ref()
+                .and_then(|seat| {
+                    seat.join_key.as_ref().map(|k| {
+                        session::link_on(
+                            &page_url(),
+                            &session::invite_query(&seat.room, k, param.as_deref()),
+                        )
+                    })
+                })
+                .unwrap_or_default()
+        })
+    });
+    let watch = Signal::derive(move || {
+        session.with(|s| {
+            s.seat
+                .as_ref()
+                .map(|seat| {
+                    session::link_on(
+                        &page_url(),
+                        &session::watch_query(&seat.room, p2.as_deref()),
+                    )
+                })
+                .unwrap_or_default()
+        })
+    });
+    let details = move || {
+        session.with(|s| {
+            let st = s.state.as_ref()?;
+            let kind = st.game.kind();
+            let you = st.you?;
+            Some(t::online_game_details(
+                kind.title(),
+                (st.clock.per_move_ms / 1000) as u32,
+                side_name(kind, you),
+                you == Side::First,
+            ))
+        })
+    };
+    view! {
+        <div class="online-card invite" data-testid="online-waiting">
+            <h2><span class="spinner" aria-hidden="true"></span>{t::ONLINE_WAITING_FOR_FRIEND}</h2>
+            <p>{details}</p>
+            <CopyLink label=t::ONLINE_INVITE_LABEL link=invite testid="invite-link"/>
+            <CopyLink label=t::ONLINE_WATCH_LABEL link=watch testid="watch-link"/>
+            <p class="muted">{t::ONLINE_INVITE_HELP}</p>
+            <div class="card-actions">
+                <button data-testid="cancel-invite" on:click=move |_| on_cancel.run(())>{t::ONLINE_CANCEL}</button>
+            </div>
+        </div>
+    }
+}
+
+/// Unfinished online games kept on this device, with Resume.
+#[component]
+pub fn ResumeList() -> impl IntoView {
+    let nav = expect_context::<Nav>();
+    let list = RwSignal::new(seats::active());
+    move || {
+        let items = list.get();
+        (!items.is_empty()).then(|| {
+            let rows = items
+                .into_iter()
+                .map(|s| {
+                    let title = t::online_resume_title(
+                        s.kind.map_or(t::ONLINE_UNKNOWN_GAME, GameKind::title),
+                        s.kind.map_or("", |k| side_name(k, s.side)),
+                        s.plies,
+                    );
+                    let (room, token, server) = (s.room.clone(), s.token.clone(), s.server.clone());
+                    let forget_token = s.token.clone();
+                    view! {
+                        <li class="recent" data-testid="online-active">
+                            <div><strong>{title}</strong></div>
+                            <button data-testid="online-resume" on:click=move |_| {
+                                seats::take(&room, &token);
+                                nav.go(Page::Online(OnlineLink {
+                                    route: Route::Room { room: room.clone() },
+                                    server: server_param(&server),
+                                }));
+                            }>{t::ONLINE_RESUME_GAME}</button>
+                            <button aria-label=t::ONLINE_FORGET_LABEL on:click=move |_| {
+                                seats::forget_token(&forget_token);
+                                list.set(seats::active());
+                            }>{t::ONLINE_FORGET}</button>
+                        </li>
+                    }
+                })
+                .collect_view();
+            view! {
+                <section class="recent-games online-active">
+                    <h2>{t::ONLINE_ACTIVE_GAMES}</h2>
+                    <ul>{rows}</ul>
+                </section>
+            }
+        })
+    }
+}

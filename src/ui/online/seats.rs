@@ -1,0 +1,172 @@
+//! Seats in online games kept on this device, so a reload, a dropped
+//! connection or a later visit takes the seat back (`reconnect {room,
+//! token}`).
+//!
+//! `localStorage` (`stoneplay.online`) holds every seat with its server,
+//! game and whether the game is over (the home screen lists the unfinished
+//! ones). Each tab also notes in `sessionStorage` which seat *it* holds per
+//! room, so two tabs of one browser can play each other and each reload
+//! finds its own side.
+
+use serde::{Deserialize, Serialize};
+
+use super::super::store;
+use crate::games::{GameKind, Side};
+use crate::protocol::online::{GameState, Status};
+use crate::protocol::session::SeatInfo;
+
+const SEATS: &str = "stoneplay.online";
+const TAB: &str = "stoneplay.online.tab";
+/// How many seats are kept (finished games are dropped first).
+const MAX_SEATS: usize = 20;
+
+/// One seat kept on this device.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct StoredSeat {
+    pub room: String,
+    pub token: String,
+    /// The server's WebSocket address.
+    pub server: String,
+    pub side: Side,
+    pub kind: Option<GameKind>,
+    /// This seat made the room (its invite link carries the join key).
+    pub created: bool,
+    pub over: bool,
+    /// Moves played when last seen.
+    #[serde(default)]
+    pub plies: usize,
+    /// `Date.now()` when last seen.
+    pub updated: f64,
+}
+
+/// Every kept seat, most recent first.
+pub fn all() -> Vec<StoredSeat> {
+    let mut seats: Vec<StoredSeat> = store::load(SEATS).unwrap_or_default();
+    seats.sort_by(|a, b| b.updated.total_cmp(&a.updated));
+    seats
+}
+
+/// Unfinished games, most recent first (for the home screen).
+pub fn active() -> Vec<StoredSeat> {
+    all().into_iter().filter(|s| !s.over).collect()
+}
+
+fn save_all(mut seats: Vec<StoredSeat>) {
+    seats.sort_by(|a, b| b.updated.total_cmp(&a.updated));
+    while seats.len() > MAX_SEATS {
+        match seats.iter().rposition(|s| s.over) {
+            Some(i) => seats.remove(i),
+            None => seats.pop().expect("not empty"),
+        };
+    }
+    store::save(SEATS, &seats);
+}
+
+fn session_storage() -> Option<web_sys::Storage> {
+    web_sys::window()?.session_storage().ok().flatten()
+}
+
+/// The token this tab holds in `room`, if any.
+fn tab_token(room: &str) -> Option<String> {
+    let text = session_storage()?.get_item(TAB).ok().flatten()?;
+    let map: Vec<(String, String)> = serde_json::from_str(&text).ok()?;
+    map.into_iter().find(|(r, _)| r == room).map(|(_, t)| t)
+}
+
+fn set_tab_token(room: &str, token: Option<&str>) {
+    let Some(s) = session_storage() else { return };
+    let mut map: Vec<(String, String)> = s
+        .get_item(TAB)
+        .ok()
+        .flatten()
+        .and_then(|t| serde_json::from_str(&t).ok())
+        .unwrap_or_default();
+    map.retain(|(r, _)| r != room);
+    if let Some(t) = token {
+        map.push((room.to_string(), t.to_string()));
+    }
+    if let Ok(text) = serde_json::to_string(&map) {
+        let _ = s.set_item(TAB, &text);
+    }
+}
+
+/// Keeps `seat` (and marks it as this tab's seat in its room).
+pub fn remember(seat: &SeatInfo, server: &str, kind: Option<GameKind>, over: bool) {
+    let mut seats = all();
+    let old = seats
+        .iter()
+        .position(|s| s.token == seat.token)
+        .map(|i| seats.remove(i));
+    seats.push(StoredSeat {
+        room: seat.room.clone(),
+        token: seat.token.clone(),
+        server: server.to_string(),
+        side: seat.side,
+        kind: kind.or(old.as_ref().and_then(|o| o.kind)),
+        created: seat.created || old.as_ref().is_some_and(|o| o.created),
+        over,
+        plies: old.map_or(0, |o| o.plies),
+        updated: store::now_epoch_ms(),
+    });
+    save_all(seats);
+    set_tab_token(&seat.room, Some(&seat.token));
+}
+
+/// Brings a kept seat up to date with its game's state.
+pub fn refresh(seat: &SeatInfo, server: &str, state: &GameState) {
+    let mut seats = all();
+    let Some(s) = seats.iter_mut().find(|s| s.token == seat.token) else {
+        return;
+    };
+    let over = state.status == Status::Over;
+    let (kind, plies) = (Some(state.game.kind()), state.moves.len());
+    if s.over == over && s.kind == kind && s.plies == plies && s.side == seat.side {
+        return;
+    }
+    s.over = over;
+    s.kind = kind;
+    s.plies = plies;
+    s.side = seat.side;
+    s.server = server.to_string();
+    s.updated = store::now_epoch_ms();
+    save_all(seats);
+}
+
+/// Forgets every seat in `room` held by this tab or, failing that, all of them.
+pub fn forget(room: &str) {
+    let mine = tab_token(room);
+    let mut seats = all();
+    seats.retain(|s| s.room != room || mine.as_ref().is_some_and(|t| *t != s.token));
+    save_all(seats);
+    set_tab_token(room, None);
+}
+
+/// Forgets one seat.
+pub fn forget_token(token: &str) {
+    let mut seats = all();
+    seats.retain(|s| s.token != token);
+    save_all(seats);
+}
+
+/// The seat to take back in `room`: this tab's own, else the most recent
+/// one kept on the device.
+pub fn find(room: &str) -> Option<StoredSeat> {
+    let seats = all();
+    if let Some(t) = tab_token(room) {
+        if let Some(s) = seats.iter().find(|s| s.token == t) {
+            return Some(s.clone());
+        }
+    }
+    seats.into_iter().find(|s| s.room == room)
+}
+
+/// A seat this device holds in `room` that it got by joining (an invite
+/// link opened again reconnects to it instead of asking to join).
+pub fn joined(room: &str) -> Option<StoredSeat> {
+    all().into_iter().find(|s| s.room == room && !s.created)
+}
+
+/// Marks `token` as this tab's seat in `room` (resuming from the home screen).
+pub fn take(room: &str, token: &str) {
+    set_tab_token(room, Some(token));
+}
