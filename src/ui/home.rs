@@ -130,11 +130,11 @@ pub fn Home() -> impl IntoView {
     };
     let online = view! {
         <section class="card online-entry" data-testid="home-online">
-            <h2>{online::text::ONLINE_HOME_TITLE}</h2>
-            <p>{online::text::ONLINE_HOME_TEXT}</p>
+            <h2>{move || t!(lang.get(), "online.home_title")}</h2>
+            <p>{move || t!(lang.get(), "online.home_text")}</p>
             <div class="card-actions">
                 <button class="primary" data-testid="play-online"
-                    on:click=move |_| nav.go(Page::Online(online::OnlineLink::setup()))>{online::text::ONLINE_HOME_BUTTON}</button>
+                    on:click=move |_| nav.go(Page::Online(online::OnlineLink::setup()))>{move || t!(lang.get(), "online.home_button")}</button>
             </div>
             <online::ResumeList/>
         </section>

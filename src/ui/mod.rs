@@ -359,7 +359,7 @@ fn ModeBar(setup: Setup) -> impl IntoView {
                     }>
                     <option value="local" selected=opp.is_none()>{move || t!(lang.get(), "mode.two_players")}</option>
                     <option value="computer" selected=opp.is_some()>{move || t!(lang.get(), "mode.computer")}</option>
-                    <option value="online">{online::text::ONLINE_MODE_OPTION}</option>
+                    <option value="online">{move || t!(lang.get(), "online.mode_option")}</option>
                 </select>
             </label>
             {opp.map(|o| view! {

@@ -7,11 +7,11 @@ use leptos::prelude::*;
 use wasm_bindgen::prelude::*;
 
 use super::game::{clock_choice_label, CLOCK_CHOICES};
+use super::online;
 use super::store::{self, Settings, Theme};
-use super::online::{self, text as ot};
-use super::words::use_lang;
-use crate::protocol::session::validate_server_url;
+use super::words::{use_lang, Text};
 use crate::i18n::Lang;
+use crate::protocol::session::validate_server_url;
 use crate::t;
 
 /// The language the browser prefers, among the page's (`navigator.languages`).
@@ -179,7 +179,9 @@ pub fn SettingsPanel(on_close: Callback<()>) -> impl IntoView {
 #[component]
 fn OnlineServerSetting() -> impl IntoView {
     let settings = expect_context::<RwSignal<Settings>>();
-    let message = RwSignal::new(None::<(bool, String)>);
+    let lang = use_lang();
+    // Whether the last entry was saved, and how to word it.
+    let message = RwSignal::new(None::<(bool, Text)>);
     let default = online::server_for(None, "");
     let save = move |ev: leptos::ev::Event| {
         let text = event_target_value(&ev);
@@ -191,22 +193,31 @@ fn OnlineServerSetting() -> impl IntoView {
         match validate_server_url(&text) {
             Ok(url) => {
                 settings.update(|s| s.online_server = url);
-                message.set(Some((true, ot::SETTINGS_ONLINE_SERVER_SAVED.to_string())));
+                message.set(Some((
+                    true,
+                    Text::new(|lang| t!(lang, "online.settings.server_saved").to_string()),
+                )));
             }
-            Err(_) => message.set(Some((false, ot::settings_online_server_bad(&text)))),
+            Err(_) => message.set(Some((
+                false,
+                Text::new(move |lang| t!(lang, "online.settings.server_bad", text = text)),
+            ))),
         }
     };
     view! {
         <label class="opt column" for="set-server">
-            <span>{ot::SETTINGS_ONLINE_SERVER}</span>
+            <span>{move || t!(lang.get(), "online.settings.server")}</span>
             <input type="url" id="set-server" data-testid="set-server" inputmode="url" spellcheck="false"
-                placeholder=ot::settings_online_server_default(&default)
+                placeholder=move || t!(lang.get(), "online.settings.server_default", url = default)
                 prop:value=move || settings.with(|s| s.online_server.clone())
                 on:change=save/>
         </label>
         <p class="muted" class:error=move || message.with(|m| m.as_ref().is_some_and(|(ok, _)| !ok))
             role="status" data-testid="server-message">
-            {move || message.get().map_or_else(|| ot::SETTINGS_ONLINE_SERVER_HELP.to_string(), |(_, m)| m)}
+            {move || {
+                let lang = lang.get();
+                message.with(|m| m.as_ref().map_or_else(|| t!(lang, "online.settings.server_help").to_string(), |(_, m)| m.get(lang)))
+            }}
         </p>
     }
 }

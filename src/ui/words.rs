@@ -11,6 +11,7 @@ use crate::ai::Level;
 use crate::games::mill::Preset;
 use crate::games::{EndReason, GameError, GameKind, MoveListError};
 use crate::i18n::{text, Lang};
+use crate::protocol::session::LinkError;
 use crate::{key, t};
 
 /// The page's language, from context (English where there is none, e.g. a
@@ -145,6 +146,8 @@ pub enum Problem {
     WrongGame(String),
     /// A saved game whose link names no game.
     SavedNoGame,
+    /// A broken online link (`?online=`, `?watch=`, `&key=`, `&server=`).
+    OnlineLink(LinkError),
 }
 
 impl From<MoveListError> for Problem {
@@ -197,6 +200,7 @@ impl Problem {
             Problem::Header(line) => t!(lang, "problem.header", line = line),
             Problem::WrongGame(game) => t!(lang, "problem.wrong_game", game = game),
             Problem::SavedNoGame => t!(lang, "problem.saved_no_game").to_string(),
+            Problem::OnlineLink(e) => super::online::text::link_error(lang, e),
         }
     }
 }

@@ -7,7 +7,8 @@
 //! the page's own. The logic without the browser (links, backoff, clock,
 //! the session) is [`crate::protocol::session`]; [`socket`] drives the
 //! WebSocket, [`seats`] keeps seat tokens, [`room`] shows a game and
-//! [`text`] holds every English string of these screens.
+//! [`text`] words the protocol's values; every text comes from the
+//! `online.*` keys of the language tables.
 
 pub mod room;
 pub mod seats;
@@ -18,20 +19,22 @@ use leptos::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 
 use self::socket::Driver;
-use self::text as t;
 use super::games::UiGame;
 use super::mill_rules::MillRulesPicker;
 use super::store::Settings;
+use super::words::{game_title, use_lang, Problem as LinkProblem};
 use super::{Nav, Page};
 use crate::games::ataxx::{Ataxx, AtaxxRules};
 use crate::games::mill::Mill;
 use crate::games::stones::{Stones, StonesRules};
 use crate::games::{Game, GameKind, Side};
+use crate::i18n::Lang;
 use crate::protocol::online::{SideChoice, Status};
 use crate::protocol::session::{
-    self, choose_server, default_server_url, Intent, Link, LinkError, Problem, Route,
+    self, choose_server, default_server_url, Intent, Link, Problem, Route,
 };
 use crate::protocol::GameSpec;
+use crate::t;
 
 /// Per-move clock choices for online games, in seconds.
 pub const ONLINE_CLOCK_CHOICES: [u32; 4] = [10, 30, 60, 120];
@@ -54,9 +57,9 @@ impl OnlineLink {
     }
 
     /// The online page a link's parameters ask for: `Ok(None)` when the
-    /// link is not about online play; an error in words when it is broken.
-    pub fn from_params(params: &[(String, String)]) -> Result<Option<Self>, String> {
-        let route = session::route_of(params).map_err(|e| link_error(&e))?;
+    /// link is not about online play; the problem when it is broken.
+    pub fn from_params(params: &[(String, String)]) -> Result<Option<Self>, LinkProblem> {
+        let route = session::route_of(params).map_err(LinkProblem::OnlineLink)?;
         let server = params
             .iter()
             .find(|(k, _)| k == "server")
@@ -80,16 +83,6 @@ impl OnlineLink {
             Route::Room { room } => session::room_query(room, server),
             Route::Watch { room } => session::watch_query(room, server),
         }
-    }
-}
-
-/// A broken online link in words.
-pub fn link_error(e: &LinkError) -> String {
-    match e {
-        LinkError::BadRoom(r) => t::link_bad_room(r),
-        LinkError::BadKey(k) => t::link_bad_key(k),
-        LinkError::BadServer(s) => t::link_bad_server(s),
-        LinkError::Ambiguous => t::LINK_AMBIGUOUS.to_string(),
     }
 }
 
@@ -161,11 +154,11 @@ fn spec_of(kind: GameKind, settings: &Settings) -> GameSpec {
     }
 }
 
-fn side_name(kind: GameKind, side: Side) -> &'static str {
+fn side_name(lang: Lang, kind: GameKind, side: Side) -> &'static str {
     match kind {
-        GameKind::Ataxx => <Ataxx as UiGame>::side_name(side),
-        GameKind::Stones => <Stones as UiGame>::side_name(side),
-        GameKind::Mill => <Mill as UiGame>::side_name(side),
+        GameKind::Ataxx => <Ataxx as UiGame>::side_name(lang, side),
+        GameKind::Stones => <Stones as UiGame>::side_name(lang, side),
+        GameKind::Mill => <Mill as UiGame>::side_name(lang, side),
     }
 }
 
@@ -192,7 +185,12 @@ fn copy(text: String, done: RwSignal<Option<bool>>) {
 
 /// A link with a Copy button.
 #[component]
-fn CopyLink(label: &'static str, link: Signal<String>, testid: &'static str) -> impl IntoView {
+fn CopyLink(
+    label: Signal<&'static str>,
+    link: Signal<String>,
+    testid: &'static str,
+) -> impl IntoView {
+    let lang = use_lang();
     let done = RwSignal::new(None::<bool>);
     view! {
         <div class="copy-link">
@@ -206,8 +204,8 @@ fn CopyLink(label: &'static str, link: Signal<String>, testid: &'static str) -> 
                         }
                     }/>
             </label>
-            <button data-testid=format!("copy-{testid}") on:click=move |_| copy(link.get_untracked(), done)>{t::ONLINE_COPY}</button>
-            <span class="muted" role="status">{move || done.get().map(|ok| if ok { t::ONLINE_COPIED } else { t::ONLINE_COPY_FAILED })}</span>
+            <button data-testid=format!("copy-{testid}") on:click=move |_| copy(link.get_untracked(), done)>{move || t!(lang.get(), "online.copy")}</button>
+            <span class="muted" role="status">{move || done.get().map(|ok| if ok { t!(lang.get(), "online.copied") } else { t!(lang.get(), "online.copy_failed") })}</span>
         </div>
     }
 }
@@ -217,8 +215,10 @@ fn CopyLink(label: &'static str, link: Signal<String>, testid: &'static str) -> 
 pub fn OnlinePage(link: OnlineLink) -> impl IntoView {
     let settings = expect_context::<RwSignal<Settings>>();
     let nav = expect_context::<Nav>();
+    let lang = use_lang();
     let setting_server = settings.with_untracked(|s| s.online_server.clone());
-    let note = RwSignal::new(None::<&'static str>);
+    // "You have no seat here, so you are watching."
+    let mut no_seat_note = false;
 
     // What to ask the server for, and where.
     let (intent, server) = match &link.route {
@@ -254,7 +254,7 @@ pub fn OnlinePage(link: OnlineLink) -> impl IntoView {
                 )
             }
             None => {
-                note.set(Some(t::ONLINE_NO_SEAT_WATCHING));
+                no_seat_note = true;
                 (
                     Intent::Watch { room: room.clone() },
                     server_for(link.server.as_deref(), &setting_server),
@@ -316,17 +316,18 @@ pub fn OnlinePage(link: OnlineLink) -> impl IntoView {
     };
 
     let connection_line = move || {
+        let lang = lang.get();
         session.with(|s| match s.link {
             Link::Open => None,
             Link::Down => None,
             Link::Connecting { attempt: 0 } if !s.ever_open => {
-                Some(t::online_connecting(&server.get_value()))
+                Some(t!(lang, "online.connecting", url = server.get_value()))
             }
             Link::Connecting { .. } | Link::Retrying { .. } if !s.ever_open => {
-                Some(t::online_unreachable(&server.get_value()))
+                Some(t!(lang, "online.unreachable", url = server.get_value()))
             }
             Link::Connecting { .. } | Link::Retrying { .. } => {
-                Some(t::ONLINE_RECONNECTING.to_string())
+                Some(t!(lang, "online.reconnecting").to_string())
             }
         })
     };
@@ -338,7 +339,7 @@ pub fn OnlinePage(link: OnlineLink) -> impl IntoView {
                 <div class="banner-line warn" role="status" data-testid="connection">
                     <span class="spinner" aria-hidden="true"></span>
                     <span>{line}</span>
-                    {retrying.then(|| view! { <button data-testid="retry-now" on:click=retry_now>{t::ONLINE_TRY_NOW}</button> })}
+                    {retrying.then(|| view! { <button data-testid="retry-now" on:click=retry_now>{move || t!(lang.get(), "online.try_now")}</button> })}
                 </div>
             }
         })
@@ -349,24 +350,35 @@ pub fn OnlinePage(link: OnlineLink) -> impl IntoView {
         Phase::Setup => view! { <SetupForm driver=driver server=server.get_value()/> }.into_any(),
         Phase::Connecting => view! {
             <div class="online-card" data-testid="online-connecting">
-                <h2>{t::ONLINE_TITLE}</h2>
-                <button data-testid="cancel-connect" on:click=move |_| to_setup()>{t::ONLINE_CANCEL}</button>
+                <h2>{move || t!(lang.get(), "online.title")}</h2>
+                <button data-testid="cancel-connect" on:click=move |_| to_setup()>{move || t!(lang.get(), "online.cancel")}</button>
             </div>
         }
         .into_any(),
         Phase::Matching => {
-            let what = session.with_untracked(|s| match &s.intent {
-                Intent::QuickMatch { game, clock_secs } => t::online_match_details(game.kind().title(), *clock_secs),
-                _ => String::new(),
+            let asked = session.with_untracked(|s| match &s.intent {
+                Intent::QuickMatch { game, clock_secs } => Some((game.kind(), *clock_secs)),
+                _ => None,
             });
+            let what = move || {
+                let lang = lang.get();
+                asked.map(|(kind, secs)| {
+                    t!(
+                        lang,
+                        "online.match_details",
+                        game = game_title(lang, kind),
+                        clock = text::clock_choice(lang, secs)
+                    )
+                })
+            };
             view! {
                 <div class="online-card" data-testid="online-matching">
                     <h2>
                         <span class="spinner" aria-hidden="true"></span>
-                        {move || if session.with(|s| s.queued) { t::ONLINE_LOOKING_FOR_OPPONENT } else { t::ONLINE_JOINING_QUEUE }}
+                        {move || if session.with(|s| s.queued) { t!(lang.get(), "online.looking_for_opponent") } else { t!(lang.get(), "online.joining_queue") }}
                     </h2>
                     <p>{what}</p>
-                    <button data-testid="cancel-match" on:click=move |_| to_setup()>{t::ONLINE_CANCEL}</button>
+                    <button data-testid="cancel-match" on:click=move |_| to_setup()>{move || t!(lang.get(), "online.cancel")}</button>
                 </div>
             }
             .into_any()
@@ -381,27 +393,28 @@ pub fn OnlinePage(link: OnlineLink) -> impl IntoView {
             GameSpec::Mill(r) => view! { <room::OnlineGame<Mill> driver=driver start=Mill::start(&r)/> }.into_any(),
         },
         Phase::Problem(p) => {
-            let (line, watch_room) = match &p {
-                Problem::Version(m) => (t::online_version(m), None),
-                Problem::Refused { code, reason } => (
-                    t::refusal_to_enter(*code, reason),
-                    match (code, &link.route) {
-                        (crate::protocol::online::Refusal::RoomFull, Route::Join { room, .. }) => Some(room.clone()),
-                        _ => None,
-                    },
-                ),
+            let watch_room = match (&p, &link.route) {
+                (Problem::Refused { code: crate::protocol::online::Refusal::RoomFull, .. }, Route::Join { room, .. }) => Some(room.clone()),
+                _ => None,
+            };
+            let line = move || {
+                let lang = lang.get();
+                match &p {
+                    Problem::Version(m) => t!(lang, "online.version", message = m),
+                    Problem::Refused { code, reason } => text::refusal_to_enter(lang, *code, reason),
+                }
             };
             let server_q = server_param(&server.get_value());
             view! {
                 <div class="online-card" role="alert" data-testid="online-problem">
-                    <h2>{t::ONLINE_PROBLEM_TITLE}</h2>
+                    <h2>{move || t!(lang.get(), "online.problem_title")}</h2>
                     <p>{line}</p>
                     <div class="card-actions">
                         {watch_room.map(|room| {
                             let target = OnlineLink { route: Route::Watch { room }, server: server_q.clone() };
-                            view! { <button data-testid="watch-instead" on:click=move |_| nav.go(Page::Online(target.clone()))>{t::ONLINE_WATCH_INSTEAD}</button> }
+                            view! { <button data-testid="watch-instead" on:click=move |_| nav.go(Page::Online(target.clone()))>{move || t!(lang.get(), "online.watch_instead")}</button> }
                         })}
-                        <button class="primary" data-testid="back-to-setup" on:click=move |_| to_setup()>{t::ONLINE_NEW_GAME}</button>
+                        <button class="primary" data-testid="back-to-setup" on:click=move |_| to_setup()>{move || t!(lang.get(), "online.new_game")}</button>
                     </div>
                 </div>
             }
@@ -412,7 +425,7 @@ pub fn OnlinePage(link: OnlineLink) -> impl IntoView {
 
     view! {
         <div class="online">
-            {move || note.get().map(|n| view! { <p class="banner-line" role="status">{n}</p> })}
+            {no_seat_note.then(|| view! { <p class="banner-line" role="status">{move || t!(lang.get(), "online.no_seat_watching")}</p> })}
             {connection_banner}
             {body}
         </div>
@@ -423,6 +436,7 @@ pub fn OnlinePage(link: OnlineLink) -> impl IntoView {
 #[component]
 fn SetupForm(driver: Driver, server: String) -> impl IntoView {
     let settings = expect_context::<RwSignal<Settings>>();
+    let lang = use_lang();
     let kind = move || settings.with(|s| s.online_game);
     let games = GameKind::ALL
         .into_iter()
@@ -432,7 +446,7 @@ fn SetupForm(driver: Driver, server: String) -> impl IntoView {
                     <input type="radio" name="online-game" data-testid=format!("online-game-{}", k.slug())
                         prop:checked=move || kind() == k
                         on:change=move |_| settings.update(|s| s.online_game = k)/>
-                    <span>{k.title()}</span>
+                    <span>{move || game_title(lang.get(), k)}</span>
                 </label>
             }
         })
@@ -440,14 +454,25 @@ fn SetupForm(driver: Driver, server: String) -> impl IntoView {
     let clock = ONLINE_CLOCK_CHOICES
         .into_iter()
         .map(|c| {
-            view! { <option value=c.to_string() selected=move || settings.with(|s| s.online_clock_secs) == c>{t::online_clock_choice(c)}</option> }
+            view! { <option value=c.to_string() selected=move || settings.with(|s| s.online_clock_secs) == c>{move || text::clock_choice(lang.get(), c)}</option> }
         })
         .collect_view();
     let side_option = move |value: &'static str, choice: SideChoice| {
-        let label = move || match choice {
-            SideChoice::First => t::online_side_first(side_name(kind(), Side::First)),
-            SideChoice::Second => t::online_side_second(side_name(kind(), Side::Second)),
-            SideChoice::Random => t::ONLINE_SIDE_RANDOM.to_string(),
+        let label = move || {
+            let lang = lang.get();
+            match choice {
+                SideChoice::First => t!(
+                    lang,
+                    "online.side_first",
+                    side = side_name(lang, kind(), Side::First)
+                ),
+                SideChoice::Second => t!(
+                    lang,
+                    "online.side_second",
+                    side = side_name(lang, kind(), Side::Second)
+                ),
+                SideChoice::Random => t!(lang, "online.side_random").to_string(),
+            }
         };
         view! { <option value=value selected=move || settings.with(|s| s.online_side) == choice>{label}</option> }
     };
@@ -469,30 +494,30 @@ fn SetupForm(driver: Driver, server: String) -> impl IntoView {
     };
     view! {
         <div class="online-card online-setup" data-testid="online-setup">
-            <h2>{t::ONLINE_TITLE}</h2>
-            <p class="muted">{t::ONLINE_INTRO}</p>
+            <h2>{move || t!(lang.get(), "online.title")}</h2>
+            <p class="muted">{move || t!(lang.get(), "online.intro")}</p>
             <fieldset class="choices">
-                <legend>{t::ONLINE_GAME}</legend>
+                <legend>{move || t!(lang.get(), "online.game")}</legend>
                 {games}
             </fieldset>
             <Show when=move || kind() == GameKind::Mill>
                 <MillRulesPicker rules=mill_rules on_change=on_mill_rules/>
             </Show>
             <Show when=move || kind() == GameKind::Ataxx>
-                <p class="muted">{t::ONLINE_ATAXX_PASS_RULE}</p>
+                <p class="muted">{move || t!(lang.get(), "online.ataxx_pass_rule")}</p>
             </Show>
             <div class="setup-bar">
                 <label>
-                    {t::ONLINE_CLOCK}
-                    <select data-testid="online-clock" aria-label=t::ONLINE_CLOCK_LABEL on:change=move |ev| {
+                    {move || t!(lang.get(), "online.clock")}" "
+                    <select data-testid="online-clock" aria-label=move || t!(lang.get(), "online.clock_aria") on:change=move |ev| {
                         if let Ok(v) = event_target_value(&ev).parse::<u32>() {
                             settings.update(|s| s.online_clock_secs = v)
                         }
                     }>{clock}</select>
                 </label>
                 <label>
-                    {t::ONLINE_YOUR_SIDE}
-                    <select data-testid="online-side" aria-label=t::ONLINE_YOUR_SIDE_LABEL on:change=move |ev| {
+                    {move || t!(lang.get(), "online.you_play")}" "
+                    <select data-testid="online-side" aria-label=move || t!(lang.get(), "online.side_aria") on:change=move |ev| {
                         let side = match event_target_value(&ev).as_str() {
                             "first" => SideChoice::First,
                             "second" => SideChoice::Second,
@@ -507,11 +532,11 @@ fn SetupForm(driver: Driver, server: String) -> impl IntoView {
                 </label>
             </div>
             <div class="card-actions">
-                <button class="primary" data-testid="create-game" on:click=move |_| ask(false)>{t::ONLINE_CREATE_GAME}</button>
-                <button data-testid="quick-match" on:click=move |_| ask(true)>{t::ONLINE_QUICK_MATCH}</button>
+                <button class="primary" data-testid="create-game" on:click=move |_| ask(false)>{move || t!(lang.get(), "online.create_game")}</button>
+                <button data-testid="quick-match" on:click=move |_| ask(true)>{move || t!(lang.get(), "online.quick_match")}</button>
             </div>
-            <p class="muted">{t::ONLINE_QUICK_MATCH_HELP}</p>
-            <p class="muted server-line" data-testid="online-server">{t::online_server_line(&server)}</p>
+            <p class="muted">{move || t!(lang.get(), "online.quick_match_help")}</p>
+            <p class="muted server-line" data-testid="online-server">{move || t!(lang.get(), "online.server_line", url = server)}</p>
             <ResumeList/>
         </div>
     }
@@ -521,6 +546,7 @@ fn SetupForm(driver: Driver, server: String) -> impl IntoView {
 /// spectator link.
 #[component]
 fn InviteCard(driver: Driver, server: String, on_cancel: Callback<()>) -> impl IntoView {
+    let lang = use_lang();
     let session = driver.session;
     let param = server_param(&server);
     let p2 = param.clone();
@@ -553,27 +579,29 @@ fn InviteCard(driver: Driver, server: String, on_cancel: Callback<()>) -> impl I
         })
     });
     let details = move || {
+        let lang = lang.get();
         session.with(|s| {
             let st = s.state.as_ref()?;
             let kind = st.game.kind();
             let you = st.you?;
-            Some(t::online_game_details(
-                kind.title(),
+            Some(text::game_details(
+                lang,
+                game_title(lang, kind),
                 (st.clock.per_move_ms / 1000) as u32,
-                side_name(kind, you),
+                side_name(lang, kind, you),
                 you == Side::First,
             ))
         })
     };
     view! {
         <div class="online-card invite" data-testid="online-waiting">
-            <h2><span class="spinner" aria-hidden="true"></span>{t::ONLINE_WAITING_FOR_FRIEND}</h2>
+            <h2><span class="spinner" aria-hidden="true"></span>{move || t!(lang.get(), "online.waiting_for_friend")}</h2>
             <p>{details}</p>
-            <CopyLink label=t::ONLINE_INVITE_LABEL link=invite testid="invite-link"/>
-            <CopyLink label=t::ONLINE_WATCH_LABEL link=watch testid="watch-link"/>
-            <p class="muted">{t::ONLINE_INVITE_HELP}</p>
+            <CopyLink label=Signal::derive(move || t!(lang.get(), "online.invite_label")) link=invite testid="invite-link"/>
+            <CopyLink label=Signal::derive(move || t!(lang.get(), "online.watch_label")) link=watch testid="watch-link"/>
+            <p class="muted">{move || t!(lang.get(), "online.invite_help")}</p>
             <div class="card-actions">
-                <button data-testid="cancel-invite" on:click=move |_| on_cancel.run(())>{t::ONLINE_CANCEL}</button>
+                <button data-testid="cancel-invite" on:click=move |_| on_cancel.run(())>{move || t!(lang.get(), "online.cancel")}</button>
             </div>
         </div>
     }
@@ -583,16 +611,20 @@ fn InviteCard(driver: Driver, server: String, on_cancel: Callback<()>) -> impl I
 #[component]
 pub fn ResumeList() -> impl IntoView {
     let nav = expect_context::<Nav>();
+    let lang = use_lang();
     let list = RwSignal::new(seats::active());
     move || {
+        let lang = lang.get();
         let items = list.get();
         (!items.is_empty()).then(|| {
             let rows = items
                 .into_iter()
                 .map(|s| {
-                    let title = t::online_resume_title(
-                        s.kind.map_or(t::ONLINE_UNKNOWN_GAME, GameKind::title),
-                        s.kind.map_or("", |k| side_name(k, s.side)),
+                    let title = text::resume_title(
+                        lang,
+                        s.kind
+                            .map_or(t!(lang, "online.unknown_game"), |k| game_title(lang, k)),
+                        s.kind.map(|k| side_name(lang, k, s.side)),
                         s.plies,
                     );
                     let (room, token, server) = (s.room.clone(), s.token.clone(), s.server.clone());
@@ -606,18 +638,18 @@ pub fn ResumeList() -> impl IntoView {
                                     route: Route::Room { room: room.clone() },
                                     server: server_param(&server),
                                 }));
-                            }>{t::ONLINE_RESUME_GAME}</button>
-                            <button aria-label=t::ONLINE_FORGET_LABEL on:click=move |_| {
+                            }>{t!(lang, "online.resume_game")}</button>
+                            <button aria-label=t!(lang, "online.forget_aria") on:click=move |_| {
                                 seats::forget_token(&forget_token);
                                 list.set(seats::active());
-                            }>{t::ONLINE_FORGET}</button>
+                            }>"✕"</button>
                         </li>
                     }
                 })
                 .collect_view();
             view! {
                 <section class="recent-games online-active">
-                    <h2>{t::ONLINE_ACTIVE_GAMES}</h2>
+                    <h2>{t!(lang, "online.active_games")}</h2>
                     <ul>{rows}</ul>
                 </section>
             }

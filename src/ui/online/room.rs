@@ -9,9 +9,10 @@
 use leptos::prelude::*;
 
 use super::socket::Driver;
-use super::text as t;
+use super::text;
 use super::OnlineLink;
 use crate::games::{Outcome, Record, Side};
+use crate::i18n::Lang;
 use crate::protocol::online::{ClientMsg, Event, GameState, Status};
 use crate::protocol::session::{Flash, Link};
 use crate::ui::board::BoardProps;
@@ -20,7 +21,9 @@ use crate::ui::game::move_rows;
 use crate::ui::games::{describe_outcome, UiGame};
 use crate::ui::sound::{self, Sound};
 use crate::ui::store::Settings;
+use crate::ui::words::{game_title, use_lang, Problem};
 use crate::ui::{Nav, Page};
+use crate::{t, tn};
 
 /// How long a flash message (a refusal, a presence change) stays.
 const FLASH_MS: f64 = 6_000.0;
@@ -32,8 +35,8 @@ pub fn record_of<G: UiGame>(
     start: &str,
     moves: &[String],
     outcome: Option<Outcome>,
-) -> Result<Record<G>, String> {
-    let pos = G::from_text(start, rules).map_err(|e| e.to_string())?;
+) -> Result<Record<G>, Problem> {
+    let pos = G::from_text(start, rules).map_err(|_| Problem::BadPosition(start.to_string()))?;
     let mut record = Record::from_moves(pos, moves)?;
     if let Some(o) = outcome {
         if record.outcome().is_none() {
@@ -55,6 +58,7 @@ pub fn OnlineGame<G: UiGame>(
     start: G,
 ) -> impl IntoView {
     let settings = expect_context::<RwSignal<Settings>>();
+    let lang = use_lang();
     let session = driver.session;
     let state = Memo::new(move |_| session.with(|s| s.state.clone()));
     let with_state =
@@ -133,31 +137,38 @@ pub fn OnlineGame<G: UiGame>(
         flipped,
     });
 
-    // Words.
-    let side_name = |side: Side| G::side_name(side);
+    // Words, in the language of the moment.
+    let side_name = |lang: Lang, side: Side| G::side_name(lang, side);
     let result_line = move || {
         let o = state.with(|s| s.as_ref().and_then(|s| s.outcome))?;
-        Some(record.with(|r| describe_outcome(r.position(), o)))
+        let lang = lang.get();
+        Some(record.with(|r| describe_outcome(lang, r.position(), o)))
     };
     let personal_result = move || {
         let o = state.with(|s| s.as_ref().and_then(|s| s.outcome))?;
+        let lang = lang.get();
         Some(match (o.winner, you.get()) {
-            (None, _) => t::ONLINE_RESULT_DRAW.to_string(),
-            (Some(w), Some(y)) if w == y => t::ONLINE_RESULT_YOU_WON.to_string(),
-            (Some(_), Some(_)) => t::ONLINE_RESULT_YOU_LOST.to_string(),
-            (Some(w), None) => t::online_result_winner(side_name(w)),
+            (None, _) => t!(lang, "online.result_draw").to_string(),
+            (Some(w), Some(y)) if w == y => t!(lang, "online.result_you_won").to_string(),
+            (Some(_), Some(_)) => t!(lang, "online.result_you_lost").to_string(),
+            (Some(w), None) => t!(lang, "online.result_winner", side = side_name(lang, w)),
         })
     };
     let status_line = move || {
         if let Some(line) = result_line() {
             return line;
         }
+        let lang = lang.get();
         match status() {
-            Some(Status::Waiting) => t::ONLINE_STATUS_WAITING_FOR_PLAYER.to_string(),
-            Some(Status::Paused) => t::ONLINE_STATUS_PAUSED.to_string(),
+            Some(Status::Waiting) => t!(lang, "online.status_waiting_for_player").to_string(),
+            Some(Status::Paused) => t!(lang, "online.status_paused").to_string(),
             _ => record.with(|r| {
-                r.position().prompt().unwrap_or_else(|| {
-                    t::online_side_to_move(side_name(r.position().side_to_move()))
+                r.position().prompt(lang).unwrap_or_else(|| {
+                    t!(
+                        lang,
+                        "online.side_to_move",
+                        side = side_name(lang, r.position().side_to_move())
+                    )
                 })
             }),
         }
@@ -167,29 +178,32 @@ pub fn OnlineGame<G: UiGame>(
         if !playing() {
             return None;
         }
+        let lang = lang.get();
         Some(if pending() {
-            t::ONLINE_TURN_SENDING
+            t!(lang, "online.turn_sending")
         } else if to_move() == Some(y) {
-            t::ONLINE_TURN_YOURS
+            t!(lang, "online.turn_yours")
         } else {
-            t::ONLINE_TURN_THEIRS
+            t!(lang, "online.turn_theirs")
         })
     };
     let last_move_line = move || {
+        let lang = lang.get();
         record.with(|r| {
             let ply = r.moves().len();
-            (ply > 0).then(|| G::describe_move(&r.position_at(ply - 1), r.moves()[ply - 1]))
+            (ply > 0).then(|| G::describe_move(lang, &r.position_at(ply - 1), r.moves()[ply - 1]))
         })
     };
     let flash_line = move || {
         let t_now = now.get();
+        let lang = lang.get();
         session.with(|s| {
             s.flash_at(t_now, FLASH_MS).map(|f| match f {
-                Flash::Refused { code, reason } => t::refusal(*code, reason),
-                Flash::Error { code, message } => t::error(*code, message),
+                Flash::Refused { code, reason } => text::refusal(lang, *code, reason),
+                Flash::Error { code, message } => text::error(lang, *code, message),
                 Flash::Presence { side, connected } => {
                     let theirs = s.you().is_some();
-                    t::presence(side_name(*side), theirs, *connected)
+                    text::presence(lang, side_name(lang, *side), theirs, *connected)
                 }
             })
         })
@@ -203,7 +217,7 @@ pub fn OnlineGame<G: UiGame>(
                 (s.event, actor.is_some() && actor == s.you)
             })
         });
-        t::online_event(event, mine, you.get().is_some())
+        text::event(lang.get(), event, mine, you.get().is_some()).map(str::to_string)
     };
     let notice = move || {
         flash_line()
@@ -223,8 +237,15 @@ pub fn OnlineGame<G: UiGame>(
         left().map_or(1.0, |l| if limit > 0.0 { l / limit } else { 1.0 })
     };
     let clock_low = move || clock_running() && left().is_some_and(|ms| ms <= 5_000.0);
-    let clock_label =
-        move || t::online_clock_label(&clock_text(), to_move().map(side_name).unwrap_or(""));
+    let clock_label = move || {
+        let lang = lang.get();
+        t!(
+            lang,
+            "online.clock_label",
+            time = clock_text(),
+            side = to_move().map_or("", |s| side_name(lang, s))
+        )
+    };
 
     // Pause.
     let paused_by = move || state.with(|s| s.as_ref().and_then(|s| s.paused_by));
@@ -236,11 +257,14 @@ pub fn OnlineGame<G: UiGame>(
             .with(|s| s.auto_resume_left(now.get()))
             .map(format_left)
     };
-    let pause_title = move || match (paused_by(), you.get()) {
-        (Some(p), Some(y)) if p == y => t::ONLINE_PAUSED_BY_YOU.to_string(),
-        (Some(_), Some(_)) => t::ONLINE_PAUSED_BY_OPPONENT.to_string(),
-        (Some(p), None) => t::online_paused_by(side_name(p)),
-        (None, _) => t::ONLINE_STATUS_PAUSED.to_string(),
+    let pause_title = move || {
+        let lang = lang.get();
+        match (paused_by(), you.get()) {
+            (Some(p), Some(y)) if p == y => t!(lang, "online.paused_by_you").to_string(),
+            (Some(_), Some(_)) => t!(lang, "online.paused_by_opponent").to_string(),
+            (Some(p), None) => t!(lang, "online.paused_by", side = side_name(lang, p)),
+            (None, _) => t!(lang, "online.status_paused").to_string(),
+        }
     };
     let toggle_pause = move |_| {
         driver.control(if my_pause() {
@@ -266,9 +290,9 @@ pub fn OnlineGame<G: UiGame>(
         move |side: Option<Side>| side.is_some_and(|side| with_state(&|s| s.rematch[side.index()]));
     let rematch_note = move || {
         if rematch_asked(you.get()) {
-            Some(t::ONLINE_REMATCH_WAITING)
+            Some(t!(lang.get(), "online.rematch_waiting"))
         } else if rematch_asked(opponent()) {
-            Some(t::ONLINE_REMATCH_OFFERED)
+            Some(t!(lang.get(), "online.rematch_offered"))
         } else {
             None
         }
@@ -285,17 +309,22 @@ pub fn OnlineGame<G: UiGame>(
     let score_chip = move |side: Side| {
         let cls = format!("chip {}", G::side_class(side));
         let turn = move || in_game() && !paused() && to_move() == Some(side);
-        let seat = move || match you.get() {
-            Some(y) if y == side => t::ONLINE_CHIP_YOU.to_string(),
-            Some(_) => t::online_chip_opponent(connected(side)),
-            None => t::online_chip_player(seated(side) && connected(side)),
+        let seat = move || {
+            let lang = lang.get();
+            match you.get() {
+                Some(y) if y == side => t!(lang, "online.chip_you"),
+                Some(_) if connected(side) => t!(lang, "online.chip_opponent"),
+                Some(_) => t!(lang, "online.chip_opponent_away"),
+                None if seated(side) && connected(side) => t!(lang, "online.chip_player"),
+                None => t!(lang, "online.chip_player_away"),
+            }
         };
         view! {
             <div class=cls class:to-move=turn data-testid=format!("score-{}", G::side_class(side))>
                 <svg class="chip-piece" viewBox="0 0 20 20" aria-hidden="true"><circle cx="10" cy="10" r="8"/></svg>
-                <span class="chip-name">{side_name(side)}</span>
-                <span class="chip-count" title=G::score_label()>{move || record.with(|r| r.position().score(side))}</span>
-                <span class="chip-turn">{move || if turn() { t::ONLINE_CHIP_TO_MOVE } else { "" }}</span>
+                <span class="chip-name">{move || side_name(lang.get(), side)}</span>
+                <span class="chip-count" title=move || G::score_label(lang.get())>{move || record.with(|r| r.position().score(side))}</span>
+                <span class="chip-turn">{move || if turn() { t!(lang.get(), "online.chip_to_move") } else { "" }}</span>
                 <span class="chip-label">
                     <span class="presence" class:away=move || !connected(side) aria-hidden="true"></span>
                     {seat}
@@ -309,16 +338,16 @@ pub fn OnlineGame<G: UiGame>(
     };
 
     view! {
-        <section class=format!("game online-game game-{}", G::KIND.slug()) aria-label=G::KIND.title()>
+        <section class=format!("game online-game game-{}", G::KIND.slug()) aria-label=move || game_title(lang.get(), G::KIND)>
             <div class="board-wrap" class:paused=paused>
                 {board}
                 <Show when=paused>
                     <div class="overlay" data-testid="paused">
                         <div class="overlay-card">
                             <p class="overlay-title">{pause_title}</p>
-                            <p>{move || auto_resume().map(|l| t::online_auto_resume_in(&l))}</p>
+                            <p>{move || auto_resume().map(|l| t!(lang.get(), "online.auto_resume_in", time = l))}</p>
                             <Show when=my_pause>
-                                <button class="primary" data-testid="resume" on:click=toggle_pause>{t::ONLINE_RESUME}</button>
+                                <button class="primary" data-testid="resume" on:click=toggle_pause>{move || t!(lang.get(), "online.resume")}</button>
                             </Show>
                         </div>
                     </div>
@@ -332,11 +361,11 @@ pub fn OnlineGame<G: UiGame>(
                                 <button class="primary" data-testid="online-rematch"
                                     disabled=move || rematch_asked(you.get()) || !link_open()
                                     on:click=move |_| driver.control(ClientMsg::Rematch)>
-                                    {move || if rematch_asked(opponent()) { t::ONLINE_ACCEPT_REMATCH } else { t::ONLINE_REMATCH }}
+                                    {move || if rematch_asked(opponent()) { t!(lang.get(), "online.accept_rematch") } else { t!(lang.get(), "online.rematch") }}
                                 </button>
                             })}
                             <p class="muted" data-testid="rematch-note">{rematch_note}</p>
-                            <button data-testid="look-at-board" on:click=move |_| hide_result.set(true)>{t::ONLINE_LOOK_AT_BOARD}</button>
+                            <button data-testid="look-at-board" on:click=move |_| hide_result.set(true)>{move || t!(lang.get(), "online.look_at_board")}</button>
                         </div>
                     </div>
                 </Show>
@@ -344,10 +373,13 @@ pub fn OnlineGame<G: UiGame>(
             <aside class="panel">
                 <div class="online-bar">
                     {move || match you.get() {
-                        Some(y) => view! { <span class="badge" data-testid="online-role">{t::online_you_play(side_name(y))}</span> }.into_any(),
-                        None => view! { <span class="badge watching" data-testid="online-role">{t::ONLINE_WATCHING}</span> }.into_any(),
+                        Some(y) => view! { <span class="badge" data-testid="online-role">{move || t!(lang.get(), "online.role_you_play", side = side_name(lang.get(), y))}</span> }.into_any(),
+                        None => view! { <span class="badge watching" data-testid="online-role">{move || t!(lang.get(), "online.watching")}</span> }.into_any(),
                     }}
-                    <span class="muted" data-testid="spectators">{move || t::online_spectators(spectators())}</span>
+                    <span class="muted" data-testid="spectators">{move || {
+                        let n = spectators();
+                        (n > 0).then(|| tn!(lang.get(), "online.spectators", n))
+                    }}</span>
                 </div>
                 <div class="scores">{score_chip(top)}{score_chip(bottom)}</div>
                 <p class="status" data-testid="status">{status_line}</p>
@@ -360,36 +392,36 @@ pub fn OnlineGame<G: UiGame>(
                     </span>
                 </div>
                 <Show when=opponent_away>
-                    <p class="banner-line warn" role="status" data-testid="opponent-away">{t::ONLINE_OPPONENT_AWAY}</p>
+                    <p class="banner-line warn" role="status" data-testid="opponent-away">{move || t!(lang.get(), "online.opponent_away")}</p>
                 </Show>
                 <Show when=they_offer>
                     <div class="offer" role="alert" data-testid="draw-offer">
-                        <span>{t::ONLINE_DRAW_OFFERED_TO_YOU}</span>
+                        <span>{move || t!(lang.get(), "online.draw_offered_to_you")}</span>
                         <button class="primary" data-testid="accept-draw"
-                            on:click=move |_| driver.control(ClientMsg::AnswerDraw { accept: true })>{t::ONLINE_ACCEPT_DRAW}</button>
+                            on:click=move |_| driver.control(ClientMsg::AnswerDraw { accept: true })>{move || t!(lang.get(), "online.accept_draw")}</button>
                         <button data-testid="decline-draw"
-                            on:click=move |_| driver.control(ClientMsg::AnswerDraw { accept: false })>{t::ONLINE_DECLINE_DRAW}</button>
+                            on:click=move |_| driver.control(ClientMsg::AnswerDraw { accept: false })>{move || t!(lang.get(), "online.decline_draw")}</button>
                     </div>
                 </Show>
                 <Show when=i_offer>
-                    <p class="muted" data-testid="draw-offer-sent">{t::ONLINE_DRAW_OFFER_WAITING}</p>
+                    <p class="muted" data-testid="draw-offer-sent">{move || t!(lang.get(), "online.draw_offer_waiting")}</p>
                 </Show>
                 <Show when=move || you.get().is_none() && draw_offer().is_some() && !over()>
-                    <p class="muted">{move || draw_offer().map(|s| t::online_draw_offered_by(side_name(s)))}</p>
+                    <p class="muted">{move || draw_offer().map(|s| t!(lang.get(), "online.draw_offered_by", side = side_name(lang.get(), s)))}</p>
                 </Show>
                 {move || you.get().is_some().then(|| view! {
                     <Show when=in_game>
                         <div class="controls">
                             <button data-testid="online-pause" disabled=pause_disabled on:click=toggle_pause>
-                                {move || if my_pause() { t::ONLINE_RESUME.to_string() } else { t::online_pause(you.get().map_or(0, pauses_left)) }}
+                                {move || if my_pause() { t!(lang.get(), "online.resume").to_string() } else { tn!(lang.get(), "online.pause", you.get().map_or(0, pauses_left)) }}
                             </button>
                             <button data-testid="offer-draw" disabled=move || i_offer() || they_offer() || !link_open()
                                 on:click=move |_| driver.control(ClientMsg::OfferDraw)>
-                                {move || if i_offer() { t::ONLINE_DRAW_OFFER_SENT } else { t::ONLINE_OFFER_DRAW }}
+                                {move || if i_offer() { t!(lang.get(), "online.draw_offer_sent") } else { t!(lang.get(), "online.offer_draw") }}
                             </button>
                             <Show when=move || !confirm_resign.get()>
                                 <button data-testid="resign" disabled=move || !link_open()
-                                    on:click=move |_| confirm_resign.set(true)>{t::ONLINE_RESIGN}</button>
+                                    on:click=move |_| confirm_resign.set(true)>{move || t!(lang.get(), "online.resign")}</button>
                             </Show>
                         </div>
                     </Show>
@@ -398,25 +430,25 @@ pub fn OnlineGame<G: UiGame>(
                             <button class="primary" data-testid="rematch-panel"
                                 disabled=move || rematch_asked(you.get()) || !link_open()
                                 on:click=move |_| driver.control(ClientMsg::Rematch)>
-                                {move || if rematch_asked(opponent()) { t::ONLINE_ACCEPT_REMATCH } else { t::ONLINE_REMATCH }}
+                                {move || if rematch_asked(opponent()) { t!(lang.get(), "online.accept_rematch") } else { t!(lang.get(), "online.rematch") }}
                             </button>
-                            <button data-testid="new-online-game" on:click=move |_| nav.go(Page::Online(OnlineLink::setup()))>{t::ONLINE_NEW_GAME}</button>
+                            <button data-testid="new-online-game" on:click=move |_| nav.go(Page::Online(OnlineLink::setup()))>{move || t!(lang.get(), "online.new_game")}</button>
                         </div>
                         <p class="muted">{rematch_note}</p>
                     </Show>
                 })}
                 <Show when=move || confirm_resign.get() && in_game()>
-                    <div class="offer confirm" role="alertdialog" aria-label=t::ONLINE_RESIGN_CONFIRM data-testid="resign-confirm">
-                        <span>{t::ONLINE_RESIGN_CONFIRM}</span>
+                    <div class="offer confirm" role="alertdialog" aria-label=move || t!(lang.get(), "online.resign_confirm") data-testid="resign-confirm">
+                        <span>{move || t!(lang.get(), "online.resign_confirm")}</span>
                         <button class="danger" data-testid="resign-yes"
-                            on:click=move |_| { confirm_resign.set(false); driver.control(ClientMsg::Resign) }>{t::ONLINE_RESIGN_YES}</button>
-                        <button data-testid="resign-no" on:click=move |_| confirm_resign.set(false)>{t::ONLINE_RESIGN_NO}</button>
+                            on:click=move |_| { confirm_resign.set(false); driver.control(ClientMsg::Resign) }>{move || t!(lang.get(), "online.resign_yes")}</button>
+                        <button data-testid="resign-no" on:click=move |_| confirm_resign.set(false)>{move || t!(lang.get(), "online.resign_no")}</button>
                     </div>
                 </Show>
-                <p class="pauses muted" data-testid="pauses">{move || you.get().map(|y| t::online_pauses_left(pauses_left(y), pauses_left(y.opponent())))}</p>
+                <p class="pauses muted" data-testid="pauses">{move || you.get().map(|y| t!(lang.get(), "online.pauses_left", you = pauses_left(y), opponent = pauses_left(y.opponent())))}</p>
                 <p class="notice" aria-live="polite" data-testid="notice">{notice}</p>
-                {move || broken.get().map(|e| view! { <p class="error" role="alert">{t::online_broken_state(&e)}</p> })}
-                <ol class="movelist" aria-label=t::ONLINE_MOVES_LABEL>
+                {move || broken.get().map(|e| view! { <p class="error" role="alert">{move || t!(lang.get(), "online.broken_state", error = e.describe(lang.get()))}</p> })}
+                <ol class="movelist" aria-label=move || t!(lang.get(), "online.moves_aria")>
                     {move || {
                         let last = record.with(|r| r.moves().len());
                         record
@@ -427,7 +459,7 @@ pub fn OnlineGame<G: UiGame>(
                                     c.map(|c| view! { <span class="mv" class:current=c.ply == last>{c.text}</span> })
                                 };
                                 let first = cell(first).map(IntoAny::into_any)
-                                    .unwrap_or_else(|| view! { <span class="mv">{t::ONLINE_NO_MOVE}</span> }.into_any());
+                                    .unwrap_or_else(|| view! { <span class="mv">"…"</span> }.into_any());
                                 view! { <li value=number.to_string()>{first}{cell(second)}</li> }
                             })
                             .collect_view()
