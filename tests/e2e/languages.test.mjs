@@ -69,6 +69,31 @@ test('the settings switch the language at once, and it stays for the next visit'
   await context.close();
 });
 
+test('the online setup screen follows a language switch', async () => {
+  const { page, errors, context } = await openPage(app.browser, `${app.server.url}?online`);
+  const setup = page.locator('[data-testid=online-setup]');
+  await setup.waitFor();
+  const gameLabel = page.locator('[data-testid=online-game-ataxx]').locator('xpath=..').locator('span');
+  const clock30 = page.locator('[data-testid=online-clock] option[value="30"]');
+  assert.equal(await text(page, '[data-testid=online-setup] h2'), en.get('online.title'));
+  assert.equal(await gameLabel.textContent(), en.get('game.ataxx.title'));
+  assert.equal(await clock30.textContent(), fill(en.get('online.clock_seconds.other'), { n: 30 }));
+
+  await page.evaluate(() => { window.stillTheSamePage = true; });
+  await page.locator('[data-testid=settings]').click();
+  await page.locator('[data-testid=set-lang-tr]').check();
+  assert.equal(await htmlLang(page), 'tr');
+  assert.equal(await text(page, '[data-testid=online-setup] h2'), tr.get('online.title'));
+  assert.equal(await text(page, '[data-testid=create-game]'), tr.get('online.create_game'));
+  assert.equal(await gameLabel.textContent(), tr.get('game.ataxx.title'));
+  assert.notEqual(tr.get('game.ataxx.title'), en.get('game.ataxx.title'));
+  assert.equal(await clock30.textContent(), fill(tr.get('online.clock_seconds.other'), { n: 30 }));
+  assert.equal(await page.locator('[data-testid=online-side]').getAttribute('aria-label'), tr.get('online.side_aria'));
+  assert.equal(await page.evaluate(() => window.stillTheSamePage), true, 'no reload');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test('a first visit from a Turkish browser comes up in Turkish', async () => {
   const { page, errors, context } = await openPage(app.browser, app.server.url, undefined, 'tr-TR');
   await page.locator('[data-testid=recent-heading]').waitFor();
