@@ -201,6 +201,29 @@ test('Mill online: a mill and its removal reach the other device; each player ha
   }
 });
 
+test('the server\'s clock decides: 10 s per move run out and both pages show the timeout', async () => {
+  const a = await openPage(browser, `${game.url}?online`);
+  await tid(a.page, 'online-game-ataxx').check();
+  await tid(a.page, 'online-clock').selectOption('10');
+  await tid(a.page, 'online-side').selectOption('first');
+  await tid(a.page, 'create-game').click();
+  await a.page.waitForFunction(() => document.querySelector('[data-testid=invite-link]')?.value.includes('key='));
+  const b = await openPage(browser, await tid(a.page, 'invite-link').inputValue());
+  await b.page.locator('[data-square]').first().waitFor();
+  await a.page.locator('[data-square]').first().waitFor();
+  assert.match(await text(a.page, 'clock'), /^0:(10|09)$/);
+  await a.page.waitForTimeout(1500);
+  assert.match(await text(b.page, 'clock'), /^0:0[89]$/, 'the clock counts down on both pages');
+  await tid(a.page, 'result').waitFor({ timeout: 15000 });
+  await tid(b.page, 'result').waitFor({ timeout: 5000 });
+  assert.match(await text(a.page, 'result'), /You lost\..*O wins: time ran out/);
+  assert.match(await text(b.page, 'result'), /You won!/);
+  for (const x of [a, b]) {
+    assert.deepEqual(x.errors, []);
+    await x.context.close();
+  }
+});
+
 test('quick match pairs two players asking for the same game and clock', async () => {
   const ask = async () => {
     const p = await openPage(browser, `${game.url}?online`);
