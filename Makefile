@@ -92,10 +92,11 @@ bench-server:
 	cargo build --release --features server --bin server --bin server-bench
 	./target/release/server-bench --games $(GAMES)
 
-# Screenshots of every game at desktop and phone sizes, light and dark, and
-# of the main screens in English and Marathi.
+# Screenshots of every game and of online play at desktop and phone sizes,
+# light and dark, and of the main screens in English and Marathi.
 SHOTS ?= /tmp/stoneplay-shots
-screenshots: dist
+screenshots: dist server-bin
 	mkdir -p $(SHOTS)
 	node tests/e2e/screenshots.mjs $(SHOTS)
 	node tests/e2e/screenshots-languages.mjs $(SHOTS) en mr
+	node tests/e2e/online-screenshots.mjs $(SHOTS)

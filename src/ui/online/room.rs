@@ -210,14 +210,8 @@ pub fn OnlineGame<G: UiGame>(
     };
     // What the last state reported, when it was not a move.
     let event_line = move || {
-        let (event, mine) = state.with(|s| {
-            s.as_ref().map_or((Event::Sync, false), |s| {
-                // Who caused it: for a draw offer the offerer, for a pause the pauser.
-                let actor = s.draw_offer.or(s.paused_by);
-                (s.event, actor.is_some() && actor == s.you)
-            })
-        });
-        text::event(lang.get(), event, mine, you.get().is_some()).map(str::to_string)
+        let event = state.with(|s| s.as_ref().map_or(Event::Sync, |s| s.event));
+        text::event(lang.get(), event, you.get().is_some()).map(str::to_string)
     };
     let notice = move || {
         flash_line()

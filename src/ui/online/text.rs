@@ -121,10 +121,9 @@ pub fn presence(lang: Lang, side: &str, as_player: bool, connected: bool) -> Str
     }
 }
 
-/// A line for what the last state reports, when it is not a move; `mine`
-/// says whether this player caused it (where that can be told), `player`
-/// whether this page has a seat.
-pub fn event(lang: Lang, event: Event, mine: bool, player: bool) -> Option<&'static str> {
+/// A line for what the last state reports, when it is not a move (a draw
+/// offer has its own banner); `player` says whether this page has a seat.
+pub fn event(lang: Lang, event: Event, player: bool) -> Option<&'static str> {
     let key = match event {
         Event::Started => key!("online.event.started"),
         Event::Unpaused => key!("online.event.unpaused"),
@@ -132,8 +131,6 @@ pub fn event(lang: Lang, event: Event, mine: bool, player: bool) -> Option<&'sta
         Event::Timeout => key!("online.event.timeout"),
         Event::DrawDeclined if player => key!("online.event.draw_declined_yours"),
         Event::DrawDeclined => key!("online.event.draw_declined"),
-        Event::DrawOffered if player && mine => key!("online.draw_offer_waiting"),
-        Event::DrawOffered if player => key!("online.draw_offered_to_you"),
         Event::DrawAgreed => key!("online.event.draw_agreed"),
         Event::Rematch => key!("online.event.rematch"),
         _ => return None,
