@@ -2,8 +2,7 @@
 // (axe-core) of every screen, light and dark, with no serious violations.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import path from 'node:path';
-import { openPage, useApp, status, clickSq, clickPt, root } from './harness.mjs';
+import { openPage, useApp, axe } from './harness.mjs';
 
 const app = useApp();
 
@@ -37,14 +36,6 @@ test('a keyboard-only game: arrows move the focus, Enter selects and moves, Esca
   assert.deepEqual(errors, []);
   await context.close();
 });
-
-async function axe(page) {
-  await page.addScriptTag({ path: path.join(root, '.tools/node_modules/axe-core/axe.min.js') });
-  const result = await page.evaluate(async () => await window.axe.run(document, { resultTypes: ['violations'] }));
-  return result.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id}: ${v.help} (${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')})`);
-}
 
 const screens = [
   ['home', '', '[data-testid=card-ataxx]'],

@@ -121,6 +121,21 @@ export const status = (page) => page.locator('[data-testid=status]').textContent
 export const clickSq = (page, sq) => page.locator(`[data-square=${sq}] rect`).click();
 export const clickPt = (page, pt) => page.locator(`[data-point=${pt}] rect`).click();
 
+/** A move on a grid board: a click on `from`, then on `to`. */
+export async function move(page, from, to) {
+  await clickSq(page, from);
+  await clickSq(page, to);
+}
+
+/** axe-core's serious and critical violations on the page, one line each. */
+export async function axe(page) {
+  await page.addScriptTag({ path: path.join(root, '.tools/node_modules/axe-core/axe.min.js') });
+  const result = await page.evaluate(async () => await window.axe.run(document, { resultTypes: ['violations'] }));
+  return result.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.help} (${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')})`);
+}
+
 /**
  * Starts the real online server (target/release/server, built with
  * `cargo build --release --features server --bin server`) on a free port

@@ -6,8 +6,7 @@
 // and the online screens at phone sizes.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import path from 'node:path';
-import { launch, openPage, serve, startGameServer, clickSq, clickPt, root } from './harness.mjs';
+import { launch, openPage, serve, startGameServer, clickSq, clickPt, move, axe } from './harness.mjs';
 
 let game;
 let browser;
@@ -24,11 +23,6 @@ const tid = (page, id) => page.locator(`[data-testid=${id}]`);
 const text = (page, id) => tid(page, id).textContent();
 const moves = (page) => page.locator('.movelist .mv').allTextContents();
 const pieces = (page, cls) => page.locator(`.piece.${cls}`).count();
-
-async function move(page, from, to) {
-  await clickSq(page, from);
-  await clickSq(page, to);
-}
 
 /** Waits until the move list of `page` reads `list`. */
 async function waitMoves(page, list) {
@@ -470,14 +464,6 @@ test('the online screens fit 320 px phones with 44 px touch targets', async () =
     }
   }
 });
-
-async function axe(page) {
-  await page.addScriptTag({ path: path.join(root, '.tools/node_modules/axe-core/axe.min.js') });
-  const result = await page.evaluate(async () => await window.axe.run(document, { resultTypes: ['violations'] }));
-  return result.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id}: ${v.help} (${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')})`);
-}
 
 test('the online screens pass axe-core in light and dark', async () => {
   for (const colorScheme of ['light', 'dark']) {

@@ -2,16 +2,11 @@
 // game played with real clicks and a drag in headless Chromium.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { openPage, useApp, status, clickSq, clickPt } from './harness.mjs';
+import { openPage, useApp, status, clickSq, move } from './harness.mjs';
 
 const app = useApp();
 
 const score = (page, side) => page.locator(`[data-testid=score-${side === 'x' ? 'first' : 'second'}] .chip-count`).textContent();
-
-async function move(page, from, to) {
-  await clickSq(page, from);
-  await clickSq(page, to);
-}
 
 test('a short game with clicks, a drag, pause and a new game', async () => {
   const { page, errors, context } = await openPage(app.browser, `${app.server.url}?game=ataxx`);
