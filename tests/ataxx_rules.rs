@@ -259,6 +259,7 @@ fn pass_mode_the_stuck_player_passes() {
     assert!(p.has_moves(Side::Second));
     assert_eq!(p.outcome(), None);
     assert_eq!(p.legal_moves(), vec![AtaxxMove::Pass]);
+    assert!(p.must_pass());
     let mut q = p;
     q.play(AtaxxMove::Pass).unwrap();
     assert_eq!(q.side_to_move(), Side::Second);
@@ -278,9 +279,11 @@ fn pass_is_illegal_when_a_move_exists() {
         Err(GameError::IllegalMove(_))
     ));
     assert_eq!(p, Ataxx::start(&PASS));
+    assert!(!p.must_pass());
     // Nor in lose mode when stuck: the game is over.
     let mut q = lose(X_STUCK);
     assert_eq!(q.play(AtaxxMove::Pass), Err(GameError::GameOver));
+    assert!(!q.must_pass());
 }
 
 #[test]

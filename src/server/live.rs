@@ -93,7 +93,7 @@ impl Live {
         let mv = each!(self, r => r.play_text(text).map(|m| m.to_string()))?;
         let mut played = vec![mv];
         if let Live::Ataxx(r) = self {
-            while r.outcome().is_none() && r.position().legal_moves() == [AtaxxMove::Pass] {
+            while r.outcome().is_none() && r.position().must_pass() {
                 r.play(AtaxxMove::Pass)?;
                 played.push(AtaxxMove::Pass.to_string());
             }

@@ -121,8 +121,7 @@ impl UiGame for Ataxx {
         t!(lang, "ataxx.score_label")
     }
     fn forced_move(&self) -> Option<AtaxxMove> {
-        (self.outcome().is_none() && self.legal_moves() == [AtaxxMove::Pass])
-            .then_some(AtaxxMove::Pass)
+        self.must_pass().then_some(AtaxxMove::Pass)
     }
     fn describe_move(lang: Lang, before: &Ataxx, mv: AtaxxMove) -> String {
         let who = Self::side_name(lang, before.side_to_move());

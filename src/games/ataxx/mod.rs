@@ -122,6 +122,12 @@ impl Ataxx {
         self.gaps & bit(sq) != 0
     }
 
+    /// Whether the only thing the side to move can do is pass (the pass
+    /// rule, game not over): the app and the server play that pass at once.
+    pub fn must_pass(&self) -> bool {
+        self.outcome().is_none() && self.legal_moves() == [AtaxxMove::Pass]
+    }
+
     /// The number of pieces `side` has on the board.
     pub fn count(&self, side: Side) -> u32 {
         self.pieces[side.index()].count_ones()
