@@ -374,3 +374,67 @@ fn self_play_finishes_games_and_varies_them() {
     let distinct: std::collections::HashSet<_> = lengths.iter().collect();
     assert!(distinct.len() > 1, "all games alike: {lengths:?}");
 }
+
+/// Issue 11's cycle, with a block of X pieces far away so that O, who
+/// completes the cycle, is far behind and wants the draw: `a1c2` and `g3e2`
+/// flip d1 to and fro, `c2a1` and `e2g3` come back.
+const FLIP_CYCLE_FEN: &str = "xxxxxxx/xxxxxxx/7/7/6o/7/x2o3 x 0 1";
+const FLIP_CYCLE: [&str; 4] = ["a1c2", "g3e2", "c2a1", "e2g3"];
+
+#[test]
+fn the_search_sees_a_repetition_through_flipping_jumps() {
+    let clock = fake_clock(0.001);
+    let ctl = SearchControl {
+        clock: &clock,
+        stop: None,
+    };
+    let start = Ataxx::from_text(FLIP_CYCLE_FEN, &AtaxxRules::default()).unwrap();
+    // Seven plies: the start has occurred twice and O's `e2g3` brings it
+    // back a third time, a draw, which O (2 pieces against 15) wants.
+    let moves: Vec<&str> = FLIP_CYCLE.iter().chain(&FLIP_CYCLE[..3]).copied().collect();
+    let record = Record::from_moves(start, &moves).unwrap();
+    assert_eq!(record.outcome(), None);
+    let history = stoneplay::ai::history_of(&record);
+    assert!(
+        history.contains(&start.hash()),
+        "the history reaches back past the flipping jumps"
+    );
+    let r = think_record(
+        &record,
+        SearchLimits::depth(3),
+        Level::Master,
+        1,
+        &ctl,
+        &mut |_| {},
+    );
+    assert_eq!(r.best.map(|m| m.to_string()).as_deref(), Some("e2g3"));
+    assert_eq!(r.score, 0, "the repeating move is scored as a draw");
+    // The same position without its history: e2g3 is just a bad move.
+    let fresh = Record::new(*record.position());
+    let r = think_record(
+        &fresh,
+        SearchLimits::depth(3),
+        Level::Master,
+        1,
+        &ctl,
+        &mut |_| {},
+    );
+    assert_ne!(r.best.map(|m| m.to_string()).as_deref(), Some("e2g3"));
+    assert!(r.score < -500, "O is far behind: {}", r.score);
+    // And once played, the record is over: no move.
+    let mut over = record.clone();
+    over.play_text("e2g3").unwrap();
+    assert_eq!(
+        over.outcome().map(|o| o.reason),
+        Some(EndReason::Repetition)
+    );
+    let r = think_record(
+        &over,
+        SearchLimits::depth(3),
+        Level::Master,
+        1,
+        &ctl,
+        &mut |_| {},
+    );
+    assert_eq!(r.best, None);
+}

@@ -1,6 +1,6 @@
 //! Property tests over seeded random playouts (a small xorshift PRNG, no
 //! extra crates): move generation agrees with a naive reference and with
-//! `play`, FEN and hash round-trip at every ply, piece counts add up, and
+//! `play` (and with perft's move count), FEN and hash round-trip at every ply, piece counts add up, and
 //! every game ends. Both no-move rules, standard and random gap layouts.
 
 use stoneplay::games::ataxx::{Ataxx, AtaxxMove, AtaxxRules, NoMoveRule, Square};
@@ -193,8 +193,13 @@ fn playout(seed: u64, rules: AtaxxRules, full_check_every: u64, stats: &mut Stat
             49,
             "{text}"
         );
-        // Generation against the reference.
+        // Generation against the reference; perft's count agrees with the list.
         p.legal_moves_into(&mut legal);
+        assert_eq!(
+            p.count_legal_moves(&mut Vec::new()),
+            legal.len() as u64,
+            "{text}: count_legal_moves"
+        );
         let board = cells(&p);
         let reference = reference_moves(&p, &board);
         let over = p.outcome();
@@ -273,10 +278,13 @@ fn playout(seed: u64, rules: AtaxxRules, full_check_every: u64, stats: &mut Stat
         let expected_full = p.fullmove() + u32::from(us == Side::Second);
         assert_eq!(q.fullmove(), expected_full, "{text} {m}");
         assert_eq!(q.side_to_move(), them);
+        // Only a clone adds a piece (and nothing removes one): jumps, even
+        // flipping ones, and passes can be undone by later moves.
         assert_eq!(
             p.is_irreversible(m),
-            !matches!(m, AtaxxMove::Pass) && (flips > 0 || matches!(m, AtaxxMove::Clone { .. }))
+            q.count(us) + q.count(them) > p.count(us) + p.count(them)
         );
+        assert_eq!(p.is_irreversible(m), matches!(m, AtaxxMove::Clone { .. }));
         if m == AtaxxMove::Pass {
             stats.passes += 1;
         }

@@ -547,13 +547,73 @@ fn fullmove_grows_after_o_moves_and_o_passes() {
 }
 
 #[test]
-fn irreversible_moves_are_clones_and_flips() {
+fn irreversible_moves_are_clones_only() {
+    // A clone adds a piece and no move removes one: nothing before it can
+    // recur. A jump keeps the count, and a flip can be flipped back.
     let p = pos("7/7/7/7/7/7/x2o2o x 0 1");
     assert!(p.is_irreversible(mv("b1")));
     assert!(p.is_irreversible(mv("b2")));
-    assert!(p.is_irreversible(mv("a1c2")), "flips d1");
+    assert!(
+        !p.is_irreversible(mv("a1c2")),
+        "flips d1, which can flip back"
+    );
     assert!(!p.is_irreversible(mv("a1a3")));
     assert!(!p.is_irreversible(AtaxxMove::Pass));
+}
+
+/// The cycle of issue 11: two flipping jumps out and two plain jumps back.
+const FLIP_CYCLE_FEN: &str = "7/7/7/7/6o/7/x2o3 x 0 1";
+const FLIP_CYCLE: [&str; 4] = ["a1c2", "g3e2", "c2a1", "e2g3"];
+
+#[test]
+fn flipping_jumps_repeat_and_end_by_repetition_on_the_third_occurrence() {
+    let start = pos(FLIP_CYCLE_FEN);
+    let mut rec = Record::new(start);
+    // The cycle really flips (d1 goes to X, then back to O) and comes back.
+    rec.play_text("a1c2").unwrap();
+    assert_eq!(rec.position().piece_at(3), Some(Side::First), "d1 flipped");
+    assert_eq!(
+        rec.position().jump_counter(),
+        0,
+        "a flip resets the counter"
+    );
+    rec.play_text("g3e2").unwrap();
+    assert_eq!(rec.position().piece_at(3), Some(Side::Second), "d1 back");
+    for text in ["c2a1", "e2g3"] {
+        rec.play_text(text).unwrap();
+    }
+    assert_eq!(rec.position().hash(), start.hash());
+    assert_eq!(rec.position().to_text(), "7/7/7/7/6o/7/x2o3 x 2 3");
+    assert_eq!(rec.outcome(), None, "second occurrence: the game goes on");
+    // Second cycle: the start position occurs the third time at its end,
+    // and not one ply earlier.
+    for (i, text) in FLIP_CYCLE.iter().enumerate() {
+        assert_eq!(rec.outcome(), None, "before ply {} of cycle 2", i + 1);
+        rec.play_text(text).unwrap();
+    }
+    assert_eq!(rec.outcome(), Some(Outcome::draw(EndReason::Repetition)));
+    assert_eq!(rec.play_text("a1c2"), Err(GameError::GameOver));
+    assert_eq!(rec.moves().len(), 8);
+    // Undo reopens the game; replaying the last move ends it again.
+    assert_eq!(rec.undo(1), 1);
+    assert_eq!(rec.outcome(), None);
+    rec.play_text("e2g3").unwrap();
+    assert_eq!(rec.outcome(), Some(Outcome::draw(EndReason::Repetition)));
+    // After a clone (which clears the history), the new positions are
+    // counted the same way: a flipping cycle after it ends on its third time.
+    let mut rec = Record::new(start);
+    for text in FLIP_CYCLE.iter().chain(["a2", "g3g1"].iter()) {
+        rec.play_text(text).unwrap();
+    }
+    let after_clone = *rec.position();
+    for cycle in 0..2 {
+        for text in ["a1c2", "g1e2", "c2a1", "e2g1"] {
+            assert_eq!(rec.outcome(), None, "cycle {cycle}, before {text}");
+            rec.play_text(text).unwrap();
+        }
+    }
+    assert_eq!(rec.position().hash(), after_clone.hash());
+    assert_eq!(rec.outcome(), Some(Outcome::draw(EndReason::Repetition)));
 }
 
 // ---------------------------------------------------------------- hash

@@ -1,8 +1,10 @@
 //! Random playouts for every preset, checked against an independent
-//! legality oracle written here from the rules file (not from the engine).
+//! legality oracle written here from the rules file (not from the engine):
+//! its own copy of the lines and the adjacency of `shared/rules/mill.md`,
+//! and its own count of the removals a move owes.
 
 use stoneplay::games::mill::{
-    adjacent, lines, Mill, MillMove, MillRules, Phase, Point, Preset, RemoveFromMills,
+    parse_point, Mill, MillMove, MillRules, Phase, Point, Preset, RemoveFromMills,
 };
 use stoneplay::games::{EndReason, Game, Outcome, Record, Side};
 
@@ -21,14 +23,97 @@ impl Rng {
     }
 }
 
+/// The rules file's 16 mills, then its 4 diagonal lines (an option).
+const MILLS: [&str; 20] = [
+    "a7-d7-g7", "b6-d6-f6", "c5-d5-e5", "a4-b4-c4", "e4-f4-g4", "c3-d3-e3", "b2-d2-f2", "a1-d1-g1",
+    "a7-a4-a1", "b6-b4-b2", "c5-c4-c3", "d7-d6-d5", "d3-d2-d1", "e5-e4-e3", "f6-f4-f2", "g7-g4-g1",
+    "a7-b6-c5", "g7-f6-e5", "a1-b2-c3", "g1-f2-e3",
+];
+
+/// The lines in play under `diagonals`, as points (read once).
+fn lines(diagonals: bool) -> &'static [[Point; 3]] {
+    static LINES: std::sync::OnceLock<Vec<[Point; 3]>> = std::sync::OnceLock::new();
+    let all = LINES.get_or_init(|| {
+        MILLS
+            .iter()
+            .map(|l| {
+                let p: Vec<Point> = l.split('-').map(|s| parse_point(s).unwrap()).collect();
+                [p[0], p[1], p[2]]
+            })
+            .collect()
+    });
+    &all[..if diagonals { 20 } else { 16 }]
+}
+
+/// "Two points are adjacent when they are neighbours on one of these lines."
+fn adjacent(a: Point, b: Point, diagonals: bool) -> bool {
+    lines(diagonals)
+        .iter()
+        .any(|l| (0..2).any(|i| (l[i], l[i + 1]) == (a, b) || (l[i], l[i + 1]) == (b, a)))
+}
+
 fn in_mill(pos: &Mill, p: Point, side: Side, r: &MillRules) -> bool {
     lines(r.diagonal_lines)
         .iter()
         .any(|l| l.contains(&p) && l.iter().all(|&q| pos.piece_at(q) == Some(side)))
 }
 
-/// Legality straight from the rules file, using only observers.
-fn oracle(pos: &Mill, mv: MillMove) -> bool {
+/// The removals owed, counted here: how many mills a placement or slide
+/// onto `to` closes, capped by the rules. With `one_time_mill` a mill
+/// counts only if one of its points is outside every mill its side has
+/// formed before (Sanmill's rule, which the rules file follows): `formed`
+/// holds those points per side.
+struct Owed {
+    count: u8,
+    formed: [u32; 2],
+}
+
+impl Owed {
+    fn new() -> Self {
+        Owed {
+            count: 0,
+            formed: [0, 0],
+        }
+    }
+
+    /// Updates the count after `mover` played `mv`, giving `after`.
+    fn after(&mut self, mv: MillMove, mover: Side, after: &Mill, r: &MillRules) {
+        let opp = mover.opponent();
+        match mv {
+            MillMove::Place(to) | MillMove::Slide { to, .. } => {
+                let mut new = 0u8;
+                for &l in lines(r.diagonal_lines) {
+                    if !l.contains(&to) || !l.iter().all(|&q| after.piece_at(q) == Some(mover)) {
+                        continue;
+                    }
+                    if r.one_time_mill {
+                        let points = l.iter().fold(0u32, |m, &q| m | 1 << q);
+                        if self.formed[mover.index()] & points == points {
+                            continue;
+                        }
+                        self.formed[mover.index()] |= points;
+                    }
+                    new += 1;
+                }
+                let owed = if r.remove_multiple { new } else { new.min(1) };
+                self.count = owed.min(after.on_board(opp));
+            }
+            MillMove::Remove(_) => {
+                self.count -= 1;
+                if after.on_board(opp) == 0 {
+                    self.count = 0;
+                }
+            }
+        }
+        if after.outcome().is_some() {
+            self.count = after.must_remove();
+        }
+    }
+}
+
+/// Legality straight from the rules file, using only observers of the
+/// board and hands, with the removals owed counted by [`Owed`].
+fn oracle(pos: &Mill, owed: u8, mv: MillMove) -> bool {
     let r = *pos.rules();
     let me = pos.side_to_move();
     let opp = me.opponent();
@@ -36,7 +121,7 @@ fn oracle(pos: &Mill, mv: MillMove) -> bool {
         return false;
     }
     let free = |p: Point| pos.piece_at(p).is_none() && !pos.is_marked(p);
-    if pos.must_remove() > 0 {
+    if owed > 0 {
         return match mv {
             MillMove::Remove(p) => {
                 pos.piece_at(p) == Some(opp)
@@ -58,7 +143,7 @@ fn oracle(pos: &Mill, mv: MillMove) -> bool {
             may_slide
                 && pos.piece_at(from) == Some(me)
                 && free(to)
-                && (flies || adjacent(from, r.diagonal_lines).contains(&to))
+                && (flies || adjacent(from, to, r.diagonal_lines))
         }
     }
 }
@@ -77,8 +162,21 @@ fn all_candidates() -> Vec<MillMove> {
     v
 }
 
-fn check_position(pos: &Mill, rules: &MillRules, cands: &[MillMove], rng: &mut Rng) {
+fn check_position(pos: &Mill, owed: u8, rules: &MillRules, cands: &[MillMove], rng: &mut Rng) {
+    assert_eq!(
+        pos.must_remove(),
+        owed,
+        "removals owed in {}",
+        pos.to_text()
+    );
     let legal = pos.legal_moves();
+    // Perft's count agrees with the list.
+    assert_eq!(
+        pos.count_legal_moves(&mut Vec::new()),
+        legal.len() as u64,
+        "count_legal_moves in {}",
+        pos.to_text()
+    );
     // Generated moves are exactly the oracle's legal moves, without duplicates.
     let mut sorted = legal.iter().map(|m| format!("{m}")).collect::<Vec<_>>();
     sorted.sort();
@@ -91,7 +189,7 @@ fn check_position(pos: &Mill, rules: &MillRules, cands: &[MillMove], rng: &mut R
     );
     for &c in cands {
         assert_eq!(
-            oracle(pos, c),
+            oracle(pos, owed, c),
             legal.contains(&c),
             "move {c} in {} (oracle vs generator)",
             pos.to_text()
@@ -141,16 +239,18 @@ fn playout(preset: Preset, seed: u64, cands: &[MillMove]) -> (usize, Outcome) {
     let rules = preset.rules();
     let mut rng = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
     let mut rec = Record::new(Mill::start(&rules));
+    let mut owed = Owed::new();
     let mut removed_by_us = [0u8; 2];
     let mut plies = 0;
     while rec.outcome().is_none() {
         let pos = *rec.position();
-        check_position(&pos, &rules, cands, &mut rng);
+        check_position(&pos, owed.count, &rules, cands, &mut rng);
         let legal = pos.legal_moves();
         let mv = legal[rng.below(legal.len())];
         let mover = pos.side_to_move();
         rec.play(mv).expect("generated move is legal");
         let after = rec.position();
+        owed.after(mv, mover, after, &rules);
         if let MillMove::Remove(_) = mv {
             removed_by_us[mover.opponent().index()] += 1;
         }
@@ -164,7 +264,7 @@ fn playout(preset: Preset, seed: u64, cands: &[MillMove]) -> (usize, Outcome) {
         plies += 1;
         assert!(plies < 3000, "{preset:?} seed {seed} did not terminate");
     }
-    check_position(rec.position(), &rules, cands, &mut rng);
+    check_position(rec.position(), owed.count, &rules, cands, &mut rng);
     (
         plies,
         rec.outcome().expect("loop ends when the game is over"),
@@ -223,12 +323,15 @@ fn random_playouts_unusual_options() {
         for seed in 0..8u64 {
             let mut rng = Rng(((i as u64 * 1000 + seed) * 0x9E37_79B9) | 1);
             let mut rec = Record::new(Mill::start(rules));
+            let mut owed = Owed::new();
             let mut plies = 0;
             while rec.outcome().is_none() {
                 let pos = *rec.position();
-                check_position(&pos, rules, &cands, &mut rng);
+                check_position(&pos, owed.count, rules, &cands, &mut rng);
                 let legal = pos.legal_moves();
-                rec.play(legal[rng.below(legal.len())]).unwrap();
+                let mv = legal[rng.below(legal.len())];
+                rec.play(mv).unwrap();
+                owed.after(mv, pos.side_to_move(), rec.position(), rules);
                 plies += 1;
                 assert!(plies < 5000, "variant {i} seed {seed} did not terminate");
             }

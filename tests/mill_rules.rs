@@ -675,6 +675,32 @@ fn n_move_rule_draws_after_plies_without_removal() {
 }
 
 #[test]
+fn a_removal_in_the_moving_phase_resets_the_n_move_counter() {
+    // 98 plies without removal; White's slide g4-g7 closes a7-d7-g7 (99),
+    // the removal resets the counter, so Black's next slide is ply 1, not
+    // the 100th that would draw.
+    let white = ["a7", "d7", "g4", "b4"];
+    let black = ["a1", "d1", "d2", "f2"];
+    let mut pos = moving(&MillRules::default(), &white, &black, 'w', 98);
+    play(&mut pos, "g4-g7");
+    assert_eq!(pos.must_remove(), 1);
+    assert_eq!(pos.plies_without_removal(), 99);
+    assert_eq!(pos.outcome(), None);
+    play(&mut pos, "xd2");
+    assert_eq!(pos.phase(), Phase::Moving);
+    assert_eq!(pos.plies_without_removal(), 0);
+    play(&mut pos, "f2-f4");
+    assert_eq!(pos.plies_without_removal(), 1);
+    assert_eq!(pos.outcome(), None);
+    // The same through a record, which is what the app and server keep.
+    let mut rec = Record::new(moving(&MillRules::default(), &white, &black, 'w', 98));
+    for m in ["g4-g7", "xd2", "f2-f4"] {
+        rec.play_text(m).unwrap();
+    }
+    assert_eq!(rec.outcome(), None);
+}
+
+#[test]
 fn threefold_repetition_through_record() {
     let white = ["a7", "d7", "g7", "a4"];
     let black = ["d6", "g4", "c4", "a1"];

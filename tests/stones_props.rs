@@ -3,7 +3,8 @@
 //! (checked against the independent reference generator and by trying
 //! `play` on every from/to/jumped combination), position text round-trips,
 //! stones are never lost, pins change only on jumped stones, the hash agrees
-//! with a reparsed position, and every game ends.
+//! with a reparsed position, perft's move count agrees with the move list,
+//! and every game ends.
 
 #[path = "stones_ref/mod.rs"]
 mod stones_ref;
@@ -145,6 +146,7 @@ fn random_game(seed: u64, exhaustive: bool) -> usize {
         }
 
         let moves = p.legal_moves();
+        assert_eq!(p.count_legal_moves(&mut Vec::new()), moves.len() as u64);
         if moves.is_empty() {
             let expected = Outcome::by_count(
                 p.score(Side::First),
@@ -261,8 +263,12 @@ fn random_positions_generate_exactly_the_legal_moves() {
         if p.legal_moves().iter().any(|m| m.jumped.is_some()) {
             with_jumps += 1;
         }
-        // Outcome is decided by the side to move alone.
+        // Outcome is decided by the side to move alone; perft's count agrees.
         assert_eq!(p.outcome().is_none(), !p.legal_moves().is_empty());
+        assert_eq!(
+            p.count_legal_moves(&mut Vec::new()),
+            p.legal_moves().len() as u64
+        );
         // Hash agrees with a reparsed copy and changes with the side.
         let again = Stones::from_text(&p.to_text(), &StonesRules).unwrap();
         assert_eq!(again.hash(), p.hash());

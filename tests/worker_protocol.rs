@@ -144,3 +144,36 @@ fn progress_reports_come_before_the_answer() {
         "depths rise: {depths:?}"
     );
 }
+
+#[test]
+fn the_worker_rebuilds_repetitions_through_flipping_jumps() {
+    // Issue 11's cycle with a far block of X: O, far behind, completes the
+    // third occurrence of the start with e2g3 if the worker rebuilt the
+    // whole history from the moves (the flips in it clear nothing).
+    let spec = GameSpec::Ataxx(AtaxxRules::default());
+    let start = "xxxxxxx/xxxxxxx/7/7/6o/7/x2o3 x 0 1";
+    let cycle = ["a1c2", "g3e2", "c2a1", "e2g3"];
+    let seven: Vec<&str> = cycle.iter().chain(&cycle[..3]).copied().collect();
+    for level in ["strong", "master"] {
+        assert_eq!(
+            best(&think(spec, start, &seven, level)).as_deref(),
+            Some("e2g3"),
+            "{level}"
+        );
+    }
+    // The same position sent as a start without moves: no draw to take.
+    let mut record = Record::new(
+        stoneplay::games::ataxx::Ataxx::from_text(start, &AtaxxRules::default()).unwrap(),
+    );
+    for m in &seven {
+        record.play_text(m).unwrap();
+    }
+    let here = record.position().to_text();
+    assert_ne!(
+        best(&think(spec, &here, &[], "master")).as_deref(),
+        Some("e2g3")
+    );
+    // The eighth move ends the game: the worker answers no move.
+    let eight: Vec<&str> = cycle.iter().chain(&cycle).copied().collect();
+    assert_eq!(best(&think(spec, start, &eight, "master")), None);
+}

@@ -11,12 +11,14 @@
 //! between moves.
 
 pub mod bench;
+pub mod duel;
 pub mod eval;
 mod level;
 pub mod protocol;
 mod rng;
 mod search;
 pub mod selfplay;
+pub mod stats;
 
 use std::sync::atomic::AtomicBool;
 

@@ -10,7 +10,9 @@
 //!
 //! Every game also takes `setoption name Level value <slug>` (default
 //! Master) and answers `d` with `info string fen <position>`. Bad input of
-//! any kind gets one `info string error: …` line and changes nothing.
+//! any kind gets one `info string error: …` line and changes nothing,
+//! except a `go` number out of range: it is clamped, said so in one such
+//! line, and the search runs (a tool waits for its `bestmove`).
 //! A `go` becomes a [`GoJob`]: the caller runs it at once (tests, the
 //! browser) or on a thread with a stop flag (the native command line).
 
@@ -18,10 +20,10 @@ use super::{
     Clock, Evaluate, Level, SearchControl, SearchInfo, SearchLimits, SearchRequest, Searcher, MATE,
     MATE_BOUND,
 };
-use crate::games::ataxx::Ataxx;
+use crate::games::ataxx::uai::{MoveLimit, UaiAtaxx, HALFMOVE_LIMIT};
 use crate::games::mill::{Mill, Preset, OPTION_NAMES};
 use crate::games::stones::Stones;
-use crate::games::{Game, Record};
+use crate::games::{EndReason, Game, Outcome, Record};
 
 /// Which handshake words the session uses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -56,6 +58,11 @@ pub trait ProtocolGame: Game + Evaluate {
         Vec::new()
     }
 
+    /// Why the game is over, for `info string game over: …`.
+    fn end_text(&self, outcome: Outcome) -> String {
+        outcome.reason.describe().to_string()
+    }
+
     /// Applies `setoption name <name> value <value>` to `rules`; the rules
     /// are unchanged on error.
     fn set_rule_option(_rules: &mut Self::Rules, name: &str, _value: &str) -> Result<(), String> {
@@ -63,10 +70,48 @@ pub trait ProtocolGame: Game + Evaluate {
     }
 }
 
-impl ProtocolGame for Ataxx {
+/// Territory Duel under UAI follows the tournament convention by default
+/// (the FEN's third field counts plies since the last clone; 100 is a
+/// draw); `setoption name MoveLimit value territory-duel` switches to our
+/// rule 5 (80 capture-less jumps, decided by count). See [`UaiAtaxx`].
+impl ProtocolGame for UaiAtaxx {
     const NAME: &'static str = "Territory Duel";
     const FIRST_CLOCK: (&'static str, &'static str) = ("btime", "binc");
     const SECOND_CLOCK: (&'static str, &'static str) = ("wtime", "winc");
+
+    fn option_lines(_rules: &Self::Rules) -> Vec<String> {
+        let vars: Vec<String> = MoveLimit::ALL
+            .iter()
+            .map(|m| format!("var {}", m.slug()))
+            .collect();
+        vec![format!(
+            "option name MoveLimit type combo default {} {}",
+            MoveLimit::default().slug(),
+            vars.join(" ")
+        )]
+    }
+
+    fn end_text(&self, outcome: Outcome) -> String {
+        if outcome.reason == EndReason::MoveLimit && self.rules().move_limit == MoveLimit::Uai {
+            format!("{HALFMOVE_LIMIT} plies were played since the last clone (the UAI move limit)")
+        } else {
+            outcome.reason.describe().to_string()
+        }
+    }
+
+    fn set_rule_option(rules: &mut Self::Rules, name: &str, value: &str) -> Result<(), String> {
+        if !name.eq_ignore_ascii_case("movelimit") {
+            return Err(format!("unknown option '{name}'"));
+        }
+        rules.move_limit = MoveLimit::from_slug(value.trim()).ok_or_else(|| {
+            let known: Vec<&str> = MoveLimit::ALL.iter().map(|m| m.slug()).collect();
+            format!(
+                "unknown MoveLimit '{value}' (expected one of {})",
+                known.join(", ")
+            )
+        })?;
+        Ok(())
+    }
 }
 
 impl ProtocolGame for Stones {
@@ -136,6 +181,10 @@ pub struct GoJob<G: Game> {
     pub level: Level,
     /// The seed for the level's random choices.
     pub seed: u64,
+    /// What was wrong with the `go` line though it still searches (a
+    /// number out of range, clamped): each becomes one
+    /// `info string error: …` before the search's own lines.
+    pub notes: Vec<String>,
 }
 
 /// Formats a score the UCI way: `cp N` or `mate N` (moves, negative when losing).
@@ -160,8 +209,14 @@ impl<G: ProtocolGame> GoJob<G> {
         ctl: &SearchControl,
         out: &mut dyn FnMut(String),
     ) -> String {
+        for n in &self.notes {
+            out(format!("info string error: {n}"));
+        }
         if let Some(o) = self.record.outcome() {
-            out(format!("info string game over: {}", o.reason.describe()));
+            out(format!(
+                "info string game over: {}",
+                self.record.position().end_text(o)
+            ));
             return "bestmove (none)".into();
         }
         let history = super::history_of(&self.record);
@@ -273,11 +328,12 @@ impl<G: ProtocolGame> Session<G> {
             "setoption" => self.setoption(&words[1..]),
             "position" => self.position(&words[1..]),
             "go" => match parse_go::<G>(&words[1..], self.record.position().side_to_move()) {
-                Ok(limits) => Action::Go(GoJob {
+                Ok((limits, notes)) => Action::Go(GoJob {
                     record: self.record.clone(),
                     limits,
                     level: self.level,
                     seed: self.seed,
+                    notes,
                 }),
                 Err(e) => Self::err(e),
             },
@@ -390,58 +446,94 @@ pub fn transcript<G: ProtocolGame>(
     out
 }
 
+/// Reads a `go` number: a whole number, with an optional sign. Out of
+/// range is not fatal (tournament tools send negative clocks when an
+/// engine is over its time, and a refused `go` would never answer):
+/// below 0 reads as 0 and above `u64::MAX` as `u64::MAX`, with a note
+/// for the caller to print. Anything else is an error.
+fn go_number(key: &str, text: Option<&&str>) -> Result<(u64, Option<String>), String> {
+    let text = *text.ok_or_else(|| format!("go {key} needs a number"))?;
+    let (negative, digits) = match text.as_bytes().first() {
+        Some(b'-') => (true, &text[1..]),
+        Some(b'+') => (false, &text[1..]),
+        _ => (false, text),
+    };
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(format!("go {key}: '{text}' is not a whole number"));
+    }
+    if negative && digits.bytes().any(|b| b != b'0') {
+        return Ok((0, Some(format!("go {key}: '{text}' is below 0; read as 0"))));
+    }
+    match digits.parse::<u64>() {
+        Ok(v) => Ok((v, None)),
+        Err(_) => Ok((
+            u64::MAX,
+            Some(format!(
+                "go {key}: '{text}' is too large; read as {}",
+                u64::MAX
+            )),
+        )),
+    }
+}
+
+/// Parses the words after `go` into limits and notes: a number out of
+/// range is clamped (see [`go_number`]; a depth to 1..=[`super::MAX_DEPTH`])
+/// and noted, so every `go` made of known words and numbers searches and
+/// answers `bestmove`. An unknown word or a missing or non-numeric value
+/// refuses the line.
 fn parse_go<G: ProtocolGame>(
     args: &[&str],
     mover: crate::games::Side,
-) -> Result<SearchLimits, String> {
+) -> Result<(SearchLimits, Vec<String>), String> {
     let mut limits = SearchLimits::default();
+    let mut notes = Vec::new();
     let (mut time, mut inc) = (None, 0u64);
     let (my_time, my_inc) = match mover {
         crate::games::Side::First => G::FIRST_CLOCK,
         crate::games::Side::Second => G::SECOND_CLOCK,
     };
     let mut i = 0;
-    let number = |i: usize, key: &str| -> Result<u64, String> {
-        let v = args
-            .get(i + 1)
-            .ok_or_else(|| format!("go {key} needs a number"))?;
-        v.parse::<u64>()
-            .map_err(|_| format!("go {key}: '{v}' is not a non-negative whole number"))
-    };
     while i < args.len() {
         let key = args[i];
-        match key {
-            "infinite" => {
-                limits.infinite = true;
-                i += 1;
-                continue;
+        if key == "infinite" {
+            limits.infinite = true;
+            i += 1;
+            continue;
+        }
+        if !matches!(
+            key,
+            "depth" | "movetime" | "nodes" | "movestogo" | "wtime" | "btime" | "winc" | "binc"
+        ) {
+            return Err(format!("go: unknown parameter '{key}'"));
+        }
+        let (v, note) = go_number(key, args.get(i + 1))?;
+        if key == "depth" {
+            let max = super::MAX_DEPTH;
+            let d = v.clamp(1, u64::from(max)) as u32;
+            if note.is_some() || u64::from(d) != v {
+                notes.push(format!(
+                    "go depth: '{}' is outside 1 to {max}; read as {d}",
+                    args[i + 1]
+                ));
             }
-            "depth" => {
-                let d = number(i, key)?;
-                if d == 0 || d > super::MAX_DEPTH as u64 {
-                    return Err(format!("go depth must be 1 to {}", super::MAX_DEPTH));
-                }
-                limits.depth = Some(d as u32);
+            limits.depth = Some(d);
+        } else {
+            notes.extend(note);
+            match key {
+                "movetime" => limits.movetime_ms = Some(v.max(1)),
+                "nodes" => limits.nodes = Some(v),
+                _ if key == my_time => time = Some(v),
+                _ if key == my_inc => inc = v,
+                _ => {}
             }
-            "movetime" => limits.movetime_ms = Some(number(i, key)?.max(1)),
-            "nodes" => limits.nodes = Some(number(i, key)?),
-            "movestogo" | "wtime" | "btime" | "winc" | "binc" => {
-                let v = number(i, key)?;
-                if key == my_time {
-                    time = Some(v);
-                } else if key == my_inc {
-                    inc = v;
-                }
-            }
-            _ => return Err(format!("go: unknown parameter '{key}'")),
         }
         i += 2;
     }
     if let (Some(t), None) = (time, limits.movetime_ms) {
         // A twentieth of the clock plus most of the increment, never more
-        // than half of what is left.
-        let ms = (t / 20 + inc * 3 / 4).min(t / 2).max(1);
+        // than half of what is left (saturating: any u64 is accepted).
+        let ms = (t / 20).saturating_add(inc / 4 * 3).min(t / 2).max(1);
         limits.movetime_ms = Some(ms);
     }
-    Ok(limits)
+    Ok((limits, notes))
 }

@@ -6,24 +6,30 @@
 //! engine uci mill|stones     (Sanmill-style UCI)
 //! engine bench
 //! engine match GAME LEVEL_A LEVEL_B N [--movetime MS] [--seed S]
+//! engine duel OLD NEW --game GAME --tc 10+0.1 --games N --book FILE [...]
+//! engine book GAME --plies N --count K --out FILE [...]
 //! ```
 //! `perft` prints one line per depth, `DEPTH NODES MILLISECONDS`; with
 //! `--divide` each root move with its count at DEPTH, then the total.
 //! `uai`/`uci` read commands on stdin (see `stoneplay::ai::protocol`); a
 //! `go` searches on a second thread so `stop` is heard at once. `bench`
 //! searches fixed positions to a fixed depth and prints nodes per second;
-//! `match` plays two levels against each other. Bad arguments get a
+//! `match` plays two levels against each other; `duel` plays two engine
+//! binaries against each other (see `stoneplay::ai::duel`) and `book`
+//! writes the balanced openings it plays from. Bad arguments get a
 //! one-line error on stderr and exit code 2, never a panic.
 
+use std::collections::VecDeque;
 use std::io::{BufRead, Write};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
+use std::sync::{mpsc, Arc, Mutex};
 use std::time::Instant;
 
 use stoneplay::ai::protocol::{Action, Dialect, ProtocolGame, Session};
 use stoneplay::ai::selfplay::{play_match, MatchConfig};
 use stoneplay::ai::{InstantClock, Level, SearchControl, Searcher};
+use stoneplay::games::ataxx::uai::UaiAtaxx;
 use stoneplay::games::ataxx::{Ataxx, AtaxxRules};
 use stoneplay::games::mill::{Mill, Preset};
 use stoneplay::games::stones::{Stones, StonesRules};
@@ -34,6 +40,12 @@ const USAGE: &str = "usage: engine perft GAME DEPTH [POSITION] [--divide] [--rul
        engine uci mill|stones          Mill or Stones! over UCI on stdin/stdout
        engine bench                    fixed-depth search speed per game
        engine match GAME LEVEL_A LEVEL_B N [--movetime MS] [--seed S]
+       engine duel OLD NEW --game GAME --tc BASE+INC --games N --book FILE
+                   [--concurrency K] [--out FILE] [--sprt elo0=0,elo1=5,alpha=0.05,beta=0.05]
+                   [--margin MS] [--max-plies P]
+                                       match two engine binaries over UAI/UCI
+       engine book GAME --plies N --count K --out FILE [--depth D] [--margin CP] [--seed S]
+                                       balanced openings for duel
   GAME      ataxx | stones | mill
   LEVEL     beginner | casual | intermediate | strong | master
   PRESET    for mill: nine (default), twelve, morabaraba, lasker, russian, cheng-san-qi, da-san-qi
@@ -68,7 +80,7 @@ fn run(args: &[String]) -> Result<(), String> {
     match args.first().map(String::as_str) {
         Some("perft") => perft_command(parse_perft(&args[1..])?),
         Some("uai") if args.len() == 1 => {
-            protocol_loop::<Ataxx>(Dialect::Uai);
+            protocol_loop::<UaiAtaxx>(Dialect::Uai);
             Ok(())
         }
         Some("uci") => match args.get(1).map(String::as_str) {
@@ -87,6 +99,8 @@ fn run(args: &[String]) -> Result<(), String> {
             Ok(())
         }
         Some("match") => match_command(&args[1..]),
+        Some("duel") => duel_command(&args[1..]),
+        Some("book") => book_command(&args[1..]),
         Some("help" | "--help" | "-h") => {
             println!("{USAGE}");
             Ok(())
@@ -186,75 +200,263 @@ fn run_perft<G: Game>(a: &PerftArgs, rules: &G::Rules) -> Result<(), String> {
     Ok(())
 }
 
-/// Reads protocol commands on this thread; a `go` searches on a spawned
-/// thread with a stop flag, so `stop`, `isready` and `quit` are answered
-/// while it runs. Any other command first waits for the running search.
+/// What the protocol loop hears: an input line (or a line it cannot
+/// read), the end of input, or the end of the running search.
+enum Event {
+    Line(Result<String, BadLine>),
+    Eof,
+    SearchDone,
+}
+
+/// An input line that is not a command: it gets one `info string error`.
+enum BadLine {
+    /// Not UTF-8 text; this many bytes.
+    NotUtf8(usize),
+    /// Longer than [`MAX_LINE`]; this many bytes (all skipped).
+    TooLong(usize),
+}
+
+impl std::fmt::Display for BadLine {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            BadLine::NotUtf8(n) => write!(f, "the line is not UTF-8 text ({n} bytes ignored)"),
+            BadLine::TooLong(n) => write!(
+                f,
+                "the line is longer than {MAX_LINE} bytes ({n} bytes ignored)"
+            ),
+        }
+    }
+}
+
+/// The longest input line read: a `position … moves …` line of a game of
+/// many thousand plies fits many times over, and a stream with no line
+/// ends cannot fill the memory.
+const MAX_LINE: usize = 1 << 20;
+
+/// Reads stdin on its own thread, so input is heard while a search runs.
+/// Lines end at `\n` (a `\r` before it is dropped; a last line without
+/// one counts); a read error counts as the end of input.
+fn read_input(tx: mpsc::Sender<Event>) {
+    let mut input = std::io::stdin().lock();
+    let mut buf = Vec::new();
+    // Bytes of the current line, kept or not (past MAX_LINE).
+    let mut len = 0usize;
+    let send = |buf: &mut Vec<u8>, len: usize| {
+        if buf.last() == Some(&b'\r') {
+            buf.pop();
+        }
+        let line = if len > MAX_LINE {
+            Err(BadLine::TooLong(len))
+        } else {
+            String::from_utf8(std::mem::take(buf)).map_err(|e| BadLine::NotUtf8(e.as_bytes().len()))
+        };
+        buf.clear();
+        tx.send(Event::Line(line)).is_ok()
+    };
+    loop {
+        let chunk = match input.fill_buf() {
+            Ok([]) | Err(_) => break,
+            Ok(chunk) => chunk,
+        };
+        let (part, end) = match chunk.iter().position(|&b| b == b'\n') {
+            Some(i) => (&chunk[..i], Some(i + 1)),
+            None => (chunk, None),
+        };
+        len = len.saturating_add(part.len());
+        if len <= MAX_LINE {
+            buf.extend_from_slice(part);
+        } else {
+            buf.clear();
+        }
+        let used = end.unwrap_or(chunk.len());
+        input.consume(used);
+        if end.is_some() {
+            if !send(&mut buf, len) {
+                return;
+            }
+            len = 0;
+        }
+    }
+    if len > 0 && !send(&mut buf, len) {
+        return;
+    }
+    let _ = tx.send(Event::Eof);
+}
+
+fn print_lines(lines: &[String]) {
+    let mut out = std::io::stdout().lock();
+    for l in lines {
+        let _ = writeln!(out, "{l}");
+    }
+    let _ = out.flush();
+}
+
+/// Whether a command must wait for the running search to end (it changes
+/// the game, the options or starts a search); every other command is
+/// answered at once, even during a search.
+fn waits_for_search(line: &str) -> bool {
+    matches!(
+        line.split_whitespace().next().unwrap_or(""),
+        "go" | "position" | "setoption" | "uainewgame" | "ucinewgame"
+    )
+}
+
+/// The native protocol loop. One searcher serves the session (its
+/// transposition table carries over between moves; a new game clears
+/// it). Input is read on its own thread and never
+/// blocks: while a search runs (on a spawned thread with a stop flag),
+/// `stop`, `quit`, `isready`, `d` and bad lines are answered at once, and
+/// commands that change the game or start a search are queued until the
+/// search ends (`go depth 9` then `position …` keeps the search). End of
+/// input means `quit` after the last line: the running search stops and
+/// prints its `bestmove`, queued commands run (a queued `go` is stopped at
+/// once), and the process exits. A line that is not UTF-8, or longer
+/// than [`MAX_LINE`], gets one `info string error: …` and changes nothing.
+/// A search's `bestmove` is printed here, when its thread has ended, so a
+/// line that answers it never finds the search still running.
 fn protocol_loop<G: ProtocolGame + Send + 'static>(dialect: Dialect)
 where
     G::Move: Send,
 {
     let mut session = Session::<G>::new(dialect);
     let stop = Arc::new(AtomicBool::new(false));
-    let mut running: Option<std::thread::JoinHandle<()>> = None;
-    let mut infinite = false;
-    let print = |lines: &[String]| {
-        let mut out = std::io::stdout().lock();
-        for l in lines {
-            let _ = writeln!(out, "{l}");
-        }
-        let _ = out.flush();
-    };
-    let finish = |running: &mut Option<std::thread::JoinHandle<()>>, stop: &AtomicBool| {
+    let (tx, rx) = mpsc::channel::<Event>();
+    {
+        let tx = tx.clone();
+        std::thread::spawn(move || read_input(tx));
+    }
+    let mut running: Option<Search> = None;
+    let mut queue: VecDeque<String> = VecDeque::new();
+    // One searcher for the session: its transposition table and history
+    // carry over from move to move (cleared by a new game).
+    let searcher = Arc::new(Mutex::new(Searcher::<G>::new(20)));
+    // Ends the running search now and prints its `bestmove` (then the
+    // loop exits, so its SearchDone left in the channel is never read).
+    let finish = |running: &mut Option<Search>| {
         if let Some(h) = running.take() {
             stop.store(true, Ordering::Relaxed);
-            let _ = h.join();
+            answer(h);
         }
     };
-    let stdin = std::io::stdin();
-    for line in stdin.lock().lines() {
-        let Ok(line) = line else { break };
-        let cmd = line.split_whitespace().next().unwrap_or("");
-        // Other commands wait for a running search to finish on its own
-        // (as a queue: `go depth 9` then `position …` keeps the search);
-        // `stop` and `quit` end it at once.
-        if matches!(cmd, "quit") {
-            finish(&mut running, &stop);
-        } else if !matches!(cmd, "isready" | "stop" | "") {
-            if let Some(h) = running.take() {
-                let _ = h.join();
+    loop {
+        // Queued commands run once no search is running.
+        while running.is_none() {
+            let Some(line) = queue.pop_front() else { break };
+            if run_command(&mut session, &line, &stop, &mut running, &tx, &searcher) {
+                return;
             }
         }
-        match session.handle(&line) {
-            Action::Output(lines) => print(&lines),
-            Action::Stop => finish(&mut running, &stop),
-            Action::Quit => break,
-            Action::Go(job) => {
-                stop.store(false, Ordering::Relaxed);
-                infinite = job.limits.infinite;
-                let flag = Arc::clone(&stop);
-                running = Some(std::thread::spawn(move || {
-                    let clock = InstantClock::new();
-                    let ctl = SearchControl {
-                        clock: &clock,
-                        stop: Some(&flag),
-                    };
-                    let mut searcher = Searcher::<G>::new(20);
-                    let best = job.run(&mut searcher, &ctl, &mut |l| print(&[l]));
-                    // `go infinite` answers only after `stop` (or `quit`).
-                    while job.limits.infinite && !flag.load(Ordering::Relaxed) {
-                        std::thread::sleep(std::time::Duration::from_millis(2));
+        let Ok(event) = rx.recv() else { return };
+        match event {
+            Event::SearchDone => {
+                // The search is over: its `bestmove` is printed here, so
+                // every line read after it (a GUI answers the move) finds
+                // no search running.
+                if let Some(h) = running.take() {
+                    answer(h);
+                }
+            }
+            Event::Eof => {
+                // As if `quit` followed the last line: the running search
+                // stops; queued commands still run, each `go` among them
+                // stopped at once (it answers with what it found).
+                finish(&mut running);
+                while let Some(line) = queue.pop_front() {
+                    let quit =
+                        run_command(&mut session, &line, &stop, &mut running, &tx, &searcher);
+                    finish(&mut running);
+                    if quit {
+                        break;
                     }
-                    print(&[best]);
-                }));
+                }
+                return;
+            }
+            Event::Line(Err(bad)) => print_lines(&[format!("info string error: {bad}")]),
+            Event::Line(Ok(line)) => {
+                // `stop`, `quit` and `isready` are never queued; other
+                // commands keep their order behind queued ones.
+                let urgent = matches!(
+                    line.split_whitespace().next(),
+                    Some("stop" | "quit" | "isready")
+                );
+                if running.is_some() && (waits_for_search(&line) || (!queue.is_empty() && !urgent))
+                {
+                    queue.push_back(line);
+                } else if run_command(&mut session, &line, &stop, &mut running, &tx, &searcher) {
+                    finish(&mut running);
+                    return;
+                }
             }
         }
     }
-    // End of input: a timed search may finish; an infinite one is stopped.
-    if infinite {
-        finish(&mut running, &stop);
-    } else if let Some(h) = running.take() {
-        let _ = h.join();
+}
+
+/// A running search: its thread returns the `bestmove` line.
+type Search = std::thread::JoinHandle<String>;
+
+/// Waits for a search thread that ended or was told to stop, and prints
+/// its `bestmove` line.
+fn answer(h: Search) {
+    let best = h.join().unwrap_or_else(|_| "bestmove (none)".to_string());
+    print_lines(&[best]);
+}
+
+/// Handles one command; returns `true` for `quit`. `go` starts a search
+/// thread (which prints its `info` lines, sends [`Event::SearchDone`] and
+/// returns its `bestmove` line for the loop to print); `stop` and `quit`
+/// set the stop flag of the running one.
+fn run_command<G: ProtocolGame + Send + 'static>(
+    session: &mut Session<G>,
+    line: &str,
+    stop: &Arc<AtomicBool>,
+    running: &mut Option<Search>,
+    tx: &mpsc::Sender<Event>,
+    searcher: &Arc<Mutex<Searcher<G>>>,
+) -> bool
+where
+    G::Move: Send,
+{
+    if matches!(
+        line.split_whitespace().next(),
+        Some("uainewgame" | "ucinewgame")
+    ) {
+        // No search runs now: new-game commands wait for it.
+        searcher.lock().unwrap_or_else(|e| e.into_inner()).clear();
     }
+    match session.handle(line) {
+        Action::Output(lines) => print_lines(&lines),
+        Action::Stop => stop.store(true, Ordering::Relaxed),
+        Action::Quit => {
+            stop.store(true, Ordering::Relaxed);
+            if let Some(h) = running.take() {
+                answer(h);
+            }
+            return true;
+        }
+        Action::Go(job) => {
+            stop.store(false, Ordering::Relaxed);
+            let flag = Arc::clone(stop);
+            let tx = tx.clone();
+            let searcher = Arc::clone(searcher);
+            *running = Some(std::thread::spawn(move || {
+                let clock = InstantClock::new();
+                let ctl = SearchControl {
+                    clock: &clock,
+                    stop: Some(&flag),
+                };
+                let mut searcher = searcher.lock().unwrap_or_else(|e| e.into_inner());
+                let best = job.run(&mut searcher, &ctl, &mut |l| print_lines(&[l]));
+                drop(searcher);
+                // `go infinite` answers only after `stop` (or `quit`).
+                while job.limits.infinite && !flag.load(Ordering::Relaxed) {
+                    std::thread::sleep(std::time::Duration::from_millis(2));
+                }
+                let _ = tx.send(Event::SearchDone);
+                best
+            }));
+        }
+    }
+    false
 }
 
 /// `engine bench`: the fixed bench of [`stoneplay::ai::bench`], one line per game.
@@ -355,5 +557,183 @@ fn match_command(args: &[String]) -> Result<(), String> {
         score.draws,
         score.losses
     );
+    Ok(())
+}
+
+/// Splits `--key value` options from positional arguments.
+fn options(
+    args: &[String],
+    known: &[&str],
+) -> Result<(Vec<String>, std::collections::HashMap<String, String>), String> {
+    let mut rest = Vec::new();
+    let mut opts = std::collections::HashMap::new();
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        if let Some(key) = a.strip_prefix("--") {
+            if !known.contains(&key) {
+                return Err(format!("unknown option '{a}'"));
+            }
+            let v = it.next().ok_or_else(|| format!("{a} needs a value"))?;
+            opts.insert(key.to_string(), v.clone());
+        } else {
+            rest.push(a.clone());
+        }
+    }
+    Ok((rest, opts))
+}
+
+fn number<T: std::str::FromStr>(
+    opts: &std::collections::HashMap<String, String>,
+    key: &str,
+) -> Result<Option<T>, String> {
+    opts.get(key)
+        .map(|v| {
+            v.parse()
+                .map_err(|_| format!("--{key} '{v}' is not a whole number"))
+        })
+        .transpose()
+}
+
+fn duel_command(args: &[String]) -> Result<(), String> {
+    use stoneplay::ai::duel::{self, DuelConfig, DuelGame, TimeControl};
+    let (rest, opts) = options(
+        args,
+        &[
+            "game",
+            "tc",
+            "games",
+            "book",
+            "concurrency",
+            "out",
+            "sprt",
+            "margin",
+            "max-plies",
+        ],
+    )?;
+    let [old, new] = &rest[..] else {
+        return Err("usage: engine duel OLD NEW --game GAME --tc BASE+INC --games N --book FILE [--concurrency K] [--out FILE] [--sprt elo0=0,elo1=5,alpha=0.05,beta=0.05]".into());
+    };
+    let need = |k: &str| {
+        opts.get(k)
+            .cloned()
+            .ok_or_else(|| format!("duel needs --{k}"))
+    };
+    let game = DuelGame::parse(&need("game")?)?;
+    let tc = TimeControl::parse(&need("tc")?)?;
+    let games: u32 = number(&opts, "games")?.ok_or("duel needs --games")?;
+    if games == 0 {
+        return Err("--games must be at least 1".into());
+    }
+    let book_path = need("book")?;
+    let book_text = std::fs::read_to_string(&book_path)
+        .map_err(|e| format!("cannot read the book {book_path}: {e}"))?;
+    let book = duel::read_book(game, &book_text)?;
+    let engines = [std::path::PathBuf::from(old), std::path::PathBuf::from(new)];
+    for e in &engines {
+        if !e.is_file() {
+            return Err(format!("no engine binary at {}", e.display()));
+        }
+    }
+    let sprt = opts
+        .get("sprt")
+        .map(|s| stoneplay::ai::stats::Sprt::parse(s))
+        .transpose()?;
+    let cfg = DuelConfig {
+        game,
+        engines,
+        tc,
+        games,
+        book,
+        concurrency: number(&opts, "concurrency")?.unwrap_or(1usize).max(1),
+        sprt,
+        margin_ms: number(&opts, "margin")?.unwrap_or(100),
+        max_plies: number(&opts, "max-plies")?.unwrap_or(2000),
+    };
+    let mut out = match opts.get("out") {
+        Some(path) => {
+            let mut f =
+                std::fs::File::create(path).map_err(|e| format!("cannot write {path}: {e}"))?;
+            let _ = writeln!(f, "{}", duel::GAMES_FILE_HEADER);
+            let _ = writeln!(
+                f,
+                "# duel {} {} --game {} --tc {} --games {}",
+                old,
+                new,
+                game.slug(),
+                tc,
+                games
+            );
+            Some(f)
+        }
+        None => None,
+    };
+    println!(
+        "duel: new {new} vs old {old}, {}, tc {tc}, {} games from {} openings ({book_path}), concurrency {}",
+        game.slug(),
+        games.div_ceil(2) * 2,
+        cfg.book.len(),
+        cfg.concurrency
+    );
+    let summary = duel::run(&cfg, &mut |g, s| {
+        if let Some(f) = out.as_mut() {
+            let _ = writeln!(f, "{}", g.line());
+            let _ = f.flush();
+        }
+        let t = s.games;
+        let who = if g.new_first { "new-old" } else { "old-new" };
+        println!(
+            "game {} ({who}, opening {}): {} {} in {} plies | new W {} D {} L {}",
+            g.index + 1,
+            g.opening + 1,
+            g.result.text(),
+            g.reason,
+            g.moves.len(),
+            t.wins,
+            t.draws,
+            t.losses
+        );
+    });
+    for l in summary.report(cfg.sprt.as_ref()) {
+        println!("{l}");
+    }
+    Ok(())
+}
+
+fn book_command(args: &[String]) -> Result<(), String> {
+    use stoneplay::ai::duel::{self, BookConfig, DuelGame};
+    let (rest, opts) = options(args, &["plies", "count", "out", "depth", "margin", "seed"])?;
+    let [game] = &rest[..] else {
+        return Err("usage: engine book GAME --plies N --count K --out FILE [--depth D] [--margin CP] [--seed S]".into());
+    };
+    let game = DuelGame::parse(game)?;
+    let cfg = BookConfig {
+        plies: number(&opts, "plies")?.ok_or("book needs --plies")?,
+        count: number(&opts, "count")?.ok_or("book needs --count")?,
+        depth: number(&opts, "depth")?.unwrap_or(4u32).clamp(1, 12),
+        margin: number(&opts, "margin")?.unwrap_or(50),
+        seed: number(&opts, "seed")?.unwrap_or(1),
+    };
+    let path = opts.get("out").ok_or("book needs --out")?;
+    let book = duel::make_book(game, &cfg)?;
+    let mut text = format!(
+        "# {} openings: {} random plies, |score| <= {} at depth {}, seed {} (engine book {} --plies {} --count {} --depth {} --margin {} --seed {})\n",
+        game.slug(),
+        cfg.plies,
+        cfg.margin,
+        cfg.depth,
+        cfg.seed,
+        game.slug(),
+        cfg.plies,
+        cfg.count,
+        cfg.depth,
+        cfg.margin,
+        cfg.seed
+    );
+    for l in &book {
+        text.push_str(l);
+        text.push('\n');
+    }
+    std::fs::write(path, text).map_err(|e| format!("cannot write {path}: {e}"))?;
+    println!("{} openings written to {path}", book.len());
     Ok(())
 }

@@ -110,6 +110,8 @@ pub enum EndReason {
     Resignation,
     /// The players agreed to a draw (online play).
     Agreement,
+    /// An online game reached the server's ply cap: a draw (online play).
+    PlyLimit,
 }
 
 impl EndReason {
@@ -126,6 +128,7 @@ impl EndReason {
             EndReason::Timeout => "time ran out",
             EndReason::Resignation => "a player resigned",
             EndReason::Agreement => "the players agreed to a draw",
+            EndReason::PlyLimit => "the game reached the online move limit",
         }
     }
 }
@@ -258,6 +261,14 @@ pub trait Game: Clone + PartialEq + fmt::Debug + Sized {
         true
     }
 
+    /// The number of legal moves (`legal_moves().len()`): what perft needs
+    /// at its last ply. The default fills `scratch` with the moves; a game
+    /// with a cheaper count (popcounts of bitboards) ignores it.
+    fn count_legal_moves(&self, scratch: &mut Vec<Self::Move>) -> u64 {
+        self.legal_moves_into(scratch);
+        scratch.len() as u64
+    }
+
     /// Every legal move, in a new vector.
     fn legal_moves(&self) -> Vec<Self::Move> {
         let mut out = Vec::new();
@@ -293,25 +304,53 @@ pub const fn splitmix64(state: u64) -> (u64, u64) {
 /// Counts the move sequences of exactly `depth` plies. A game that ends
 /// earlier counts 0 or 1 as [`Game::PERFT_FINISHED_IS_LEAF`] says, following
 /// each game's reference program.
+///
+/// One move list per ply is allocated up front and reused, and the last ply
+/// is counted, not played ([`Game::count_legal_moves`]).
 pub fn perft<G: Game>(pos: &G, depth: u32) -> u64 {
-    if depth == 0 {
-        return 1;
+    let mut lists: Vec<Vec<G::Move>> = (0..depth).map(|_| Vec::with_capacity(64)).collect();
+    perft_with(pos, &mut lists)
+}
+
+/// [`perft`] to the depth `lists.len()`, with one move list per ply.
+fn perft_with<G: Game>(pos: &G, lists: &mut [Vec<G::Move>]) -> u64 {
+    let Some((moves, deeper)) = lists.split_first_mut() else {
+        return 1; // depth 0
+    };
+    if deeper.is_empty() {
+        return perft_last_ply(pos, moves);
     }
-    let moves = pos.legal_moves();
+    pos.legal_moves_into(moves);
     if moves.is_empty() && G::PERFT_FINISHED_IS_LEAF {
         return 1;
     }
-    if depth == 1 {
-        return moves.len() as u64;
-    }
-    moves
-        .iter()
-        .map(|&mv| {
+    let mut total = 0;
+    if let [scratch] = deeper {
+        // Depth 2, where most of the time goes: no call per child.
+        for &mv in moves.iter() {
             let mut next = pos.clone();
             next.play_unchecked(mv);
-            perft(&next, depth - 1)
-        })
-        .sum()
+            total += perft_last_ply(&next, scratch);
+        }
+    } else {
+        for &mv in moves.iter() {
+            let mut next = pos.clone();
+            next.play_unchecked(mv);
+            total += perft_with(&next, deeper);
+        }
+    }
+    total
+}
+
+/// Perft at depth 1: the moves counted, not played.
+#[inline]
+fn perft_last_ply<G: Game>(pos: &G, scratch: &mut Vec<G::Move>) -> u64 {
+    let n = pos.count_legal_moves(scratch);
+    if n == 0 && G::PERFT_FINISHED_IS_LEAF {
+        1
+    } else {
+        n
+    }
 }
 
 /// Perft split by root move: each legal move with its count at `depth - 1`.
@@ -434,6 +473,13 @@ impl<G: Game> Record<G> {
     pub fn resign(&mut self, side: Side) {
         if self.outcome().is_none() {
             self.decided = Some(Outcome::win(side.opponent(), EndReason::Resignation));
+        }
+    }
+
+    /// The game is drawn by the online ply cap (ignored if already over).
+    pub fn ply_limit_draw(&mut self) {
+        if self.outcome().is_none() {
+            self.decided = Some(Outcome::draw(EndReason::PlyLimit));
         }
     }
 

@@ -8,6 +8,7 @@
 
 use super::{Evaluate, TACTICAL};
 use crate::games::ataxx::board::{singles, FULL, NEIGHBOURS};
+use crate::games::ataxx::uai::UaiAtaxx;
 use crate::games::ataxx::{Ataxx, AtaxxMove};
 use crate::games::Game;
 
@@ -47,5 +48,23 @@ impl Evaluate for Ataxx {
             AtaxxMove::Clone { to } => (to & 63) as usize,
             AtaxxMove::Jump { from, to } => 64 + (from & 63) as usize * 49 + (to & 63) as usize,
         }
+    }
+}
+
+/// The UAI session's game evaluates and orders as the board does.
+impl Evaluate for UaiAtaxx {
+    #[inline]
+    fn evaluate(&self) -> i32 {
+        self.board().evaluate()
+    }
+
+    #[inline]
+    fn order_hint(&self, mv: AtaxxMove) -> i32 {
+        self.board().order_hint(mv)
+    }
+
+    #[inline]
+    fn move_key(mv: AtaxxMove) -> usize {
+        Ataxx::move_key(mv)
     }
 }

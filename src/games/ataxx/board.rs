@@ -110,7 +110,15 @@ impl Iterator for Bits {
             Some(sq)
         }
     }
+
+    #[inline]
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let n = self.0.count_ones() as usize;
+        (n, Some(n))
+    }
 }
+
+impl ExactSizeIterator for Bits {}
 
 #[cfg(test)]
 mod tests {

@@ -13,6 +13,7 @@ pub mod board;
 mod fen;
 mod movegen;
 mod notation;
+pub mod uai;
 mod zobrist;
 
 pub use notation::{parse_square, square_name};
@@ -239,6 +240,12 @@ impl Game for Ataxx {
         self.generate(out);
     }
 
+    #[inline]
+    fn count_legal_moves(&self, _scratch: &mut Vec<AtaxxMove>) -> u64 {
+        self.count_moves()
+    }
+
+    #[inline]
     fn play_unchecked(&mut self, mv: AtaxxMove) {
         self.apply(mv);
     }
@@ -286,10 +293,14 @@ impl Game for Ataxx {
         text.parse()
     }
 
-    /// Clones add a piece and flips change colours: neither can be undone,
-    /// so earlier positions cannot recur. Capture-less jumps and passes can.
+    /// Only a clone: it is the only move that adds a piece, and no move
+    /// removes one, so no position before a clone (fewer pieces) can occur
+    /// after it. Jumps keep the piece count, and their flips can be flipped
+    /// back: from `7/7/7/7/6o/7/x2o3 x 0 1`, `a1c2 g3e2 c2a1 e2g3` flips d1
+    /// twice and returns to the start. A pass changes only the side to move,
+    /// and the opponent's jumps can bring the position back.
     fn is_irreversible(&self, mv: AtaxxMove) -> bool {
-        matches!(mv, AtaxxMove::Clone { .. }) || self.flips(mv) != 0
+        matches!(mv, AtaxxMove::Clone { .. })
     }
 }
 

@@ -2,8 +2,8 @@
 
 use super::board::{bit, reach, singles, Bits, FULL, JUMPS, NEIGHBOURS};
 use super::zobrist::{flip_keys, KEYS};
-use super::{Ataxx, AtaxxMove, NoMoveRule};
-use crate::games::{Game, Side};
+use super::{Ataxx, AtaxxMove, NoMoveRule, JUMP_LIMIT};
+use crate::games::Side;
 
 impl Ataxx {
     /// Empty, playable squares (neither a piece nor a gap).
@@ -18,30 +18,63 @@ impl Ataxx {
         reach(self.pieces[side.index()]) & self.empty_bb() != 0
     }
 
+    /// Whether the game is over whatever moves exist: no empty square, a
+    /// side without pieces, or the jump limit reached (endings 1, 2 and 5).
+    #[inline]
+    fn over_without_moves(&self) -> bool {
+        self.empty_bb() == 0
+            || self.pieces[0] == 0
+            || self.pieces[1] == 0
+            || self.jumps >= JUMP_LIMIT
+    }
+
+    /// Whether a mover without clones and jumps passes: only in pass mode,
+    /// and only while the opponent can still move (else the game is over).
+    #[inline]
+    fn passes_when_stuck(&self) -> bool {
+        self.rules.no_move == NoMoveRule::Pass && self.can_move(self.side.opponent())
+    }
+
     /// Appends clones and jumps of the side to move (no pass, no game-over check).
     pub(super) fn push_piece_moves(&self, out: &mut Vec<AtaxxMove>) {
         let own = self.pieces[self.side.index()];
         let empty = self.empty_bb();
-        for to in Bits(singles(own) & empty) {
-            out.push(AtaxxMove::Clone { to });
-        }
+        out.extend(Bits(singles(own) & empty).map(|to| AtaxxMove::Clone { to }));
         for from in Bits(own) {
-            for to in Bits(JUMPS[from as usize] & empty) {
-                out.push(AtaxxMove::Jump { from, to });
-            }
+            out.extend(Bits(JUMPS[from as usize] & empty).map(|to| AtaxxMove::Jump { from, to }));
         }
     }
 
     /// Fills `out` with the legal moves (see [`Game::legal_moves_into`]).
+    /// The game-over test is folded in: only a mover without clones and
+    /// jumps needs to look at the opponent's moves.
     pub(super) fn generate(&self, out: &mut Vec<AtaxxMove>) {
         out.clear();
-        if self.outcome().is_some() {
+        if self.over_without_moves() {
             return;
         }
         self.push_piece_moves(out);
-        if out.is_empty() && self.rules.no_move == NoMoveRule::Pass {
+        if out.is_empty() && self.passes_when_stuck() {
             out.push(AtaxxMove::Pass);
         }
+    }
+
+    /// The number of moves [`Ataxx::generate`] gives, from popcounts
+    /// alone: perft's last ply.
+    pub(super) fn count_moves(&self) -> u64 {
+        if self.over_without_moves() {
+            return 0;
+        }
+        let own = self.pieces[self.side.index()];
+        let empty = self.empty_bb();
+        let mut n = (singles(own) & empty).count_ones();
+        for from in Bits(own) {
+            n += (JUMPS[from as usize] & empty).count_ones();
+        }
+        if n == 0 && self.passes_when_stuck() {
+            n = 1;
+        }
+        n as u64
     }
 
     /// Applies `mv` for the side to move without any legality check.

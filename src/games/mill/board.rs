@@ -174,6 +174,35 @@ const NEIGHBOURS: [[([Point; 5], usize); POINTS]; 2] = {
     out
 };
 
+/// A line mask no set of pieces can fill (bit 31 is no point): pads
+/// [`LINE_MASKS_THROUGH`].
+pub(crate) const NO_LINE: u32 = 1 << 31;
+
+/// For each point, the masks of the lines through it under
+/// `[diagonals as usize]`, padded with [`NO_LINE`]: a mill check at a point
+/// is three mask tests, no index arithmetic.
+pub(crate) const LINE_MASKS_THROUGH: [[[u32; 3]; POINTS]; 2] = {
+    let mut out = [[[NO_LINE; 3]; POINTS]; 2];
+    let mut d = 0;
+    while d < 2 {
+        let n_lines = if d == 1 { 20 } else { 16 };
+        let mut p = 0;
+        while p < POINTS {
+            let mut k = 0;
+            while k < 3 {
+                let l = LINES_THROUGH[p][k] as usize;
+                if l < n_lines {
+                    out[d][p][k] = LINE_MASKS[l];
+                }
+                k += 1;
+            }
+            p += 1;
+        }
+        d += 1;
+    }
+    out
+};
+
 /// Adjacency as bit masks, `[diagonals as usize][point]`.
 pub(crate) const ADJ_MASKS: [[u32; POINTS]; 2] = {
     let mut out = [[0; POINTS]; 2];

@@ -1,7 +1,9 @@
 //! The validated Mill position: state, move generation, transitions, FEN
 //! and hashing.
 
-use super::board::{bits, ADJ_MASKS, ALL_POINTS, LINES_THROUGH, LINE_MASKS, POINTS};
+use super::board::{
+    bits, ADJ_MASKS, ALL_POINTS, LINES_THROUGH, LINE_MASKS, LINE_MASKS_THROUGH, NO_LINE, POINTS,
+};
 use super::rules::{BoardFull, MillInPlacing, MillRules, RemoveFromMills, Stalemate};
 use super::{lines, point_name, MillMove, Point};
 use crate::games::{EndReason, Game, GameError, Outcome, Side};
@@ -163,11 +165,13 @@ impl Mill {
     /// The lines through `p` that are full of `mask`'s pieces, as line indices.
     fn full_lines_at(&self, p: Point, mask: u32) -> impl Iterator<Item = usize> + '_ {
         let n = self.line_count();
-        LINES_THROUGH
+        let through = LINES_THROUGH
             .get(p as usize)
+            .copied()
+            .unwrap_or([u8::MAX; 3]);
+        through
             .into_iter()
-            .flatten()
-            .map(|&l| l as usize)
+            .map(usize::from)
             .filter(move |&l| l < n && LINE_MASKS[l] & mask == LINE_MASKS[l])
     }
 
@@ -241,6 +245,34 @@ impl Mill {
         bits(self.slide_targets(from)).collect()
     }
 
+    /// The number of moves [`Game::legal_moves_into`] gives, from popcounts
+    /// alone: perft's last ply.
+    fn count_moves(&self) -> u64 {
+        if self.outcome.is_some() {
+            return 0;
+        }
+        if self.must_remove > 0 {
+            return self.removable().count_ones() as u64;
+        }
+        let empty = self.empty();
+        let mut n = 0;
+        if self.may_place() {
+            n += empty.count_ones();
+        }
+        if self.may_slide() {
+            let own = self.pieces[self.side.index()];
+            if self.can_fly(self.side) {
+                n += own.count_ones() * empty.count_ones();
+            } else {
+                let adj = &ADJ_MASKS[self.rules.diagonal_lines as usize];
+                for from in bits(own) {
+                    n += (adj[from as usize] & empty).count_ones();
+                }
+            }
+        }
+        n as u64
+    }
+
     fn has_any_move(&self) -> bool {
         if self.must_remove > 0 {
             return self.removable() != 0;
@@ -288,6 +320,7 @@ impl Mill {
 
     /// Decides whether the game is over now; under `stalemate = turn
     /// passes` a blocked side to move hands the turn over.
+    #[inline]
     fn settle(&mut self) {
         self.outcome = self.static_outcome();
         if self.outcome.is_some() || self.has_any_move() {
@@ -295,10 +328,20 @@ impl Mill {
         }
         if self.must_remove > 0 {
             // Nothing left to remove: the owed removals lapse.
-            self.must_remove = 0;
-            self.end_turn();
-            return;
+            self.hand_over();
+            // No removal is owed now, so this settles without coming back here.
+            self.outcome = self.static_outcome();
+            if self.outcome.is_some() || self.has_any_move() {
+                return;
+            }
         }
+        self.settle_blocked();
+    }
+
+    /// [`Mill::settle`] for a side to move that owes no removal and has no
+    /// move (rare: kept out of the hot path).
+    #[cold]
+    fn settle_blocked(&mut self) {
         if self.may_place() {
             // Only reachable with more pieces than points: treat as full.
             self.outcome = Some(self.board_full_outcome());
@@ -320,6 +363,12 @@ impl Mill {
     /// The turn is over (no removal owed): end placing if both hands are
     /// empty, hand the move over, and check for the end of the game.
     fn end_turn(&mut self) {
+        self.hand_over();
+        self.settle();
+    }
+
+    /// The turn-ending part of [`Mill::end_turn`], without the end check.
+    fn hand_over(&mut self) {
         self.must_remove = 0;
         if self.placing && self.in_hand == [0, 0] {
             self.placing = false;
@@ -333,7 +382,6 @@ impl Mill {
         } else {
             self.set_side(self.side.opponent());
         }
-        self.settle();
     }
 
     /// After a placement or slide onto `to`: count new mills, owe removals.
@@ -341,9 +389,15 @@ impl Mill {
         let s = self.side.index();
         let mut new_mills = 0u8;
         let mut formed = self.formed[s];
-        let lines: Vec<usize> = self.full_lines_at(to, self.pieces[s]).collect();
-        for l in lines {
-            let m = LINE_MASKS[l];
+        let own = self.pieces[s];
+        let through = LINE_MASKS_THROUGH[self.rules.diagonal_lines as usize]
+            .get(to as usize)
+            .copied()
+            .unwrap_or([NO_LINE; 3]);
+        for m in through {
+            if m & own != m {
+                continue;
+            }
             if self.rules.one_time_mill {
                 if formed & m == m {
                     continue;
@@ -751,6 +805,10 @@ impl Game for Mill {
                 out.extend(bits(self.slide_targets(from)).map(|to| MillMove::Slide { from, to }));
             }
         }
+    }
+
+    fn count_legal_moves(&self, _scratch: &mut Vec<MillMove>) -> u64 {
+        self.count_moves()
     }
 
     fn play_unchecked(&mut self, mv: MillMove) {

@@ -36,6 +36,10 @@ pub const START_POSITION: &str = "W:a1,b1,c1,d1,e1,f1,g1,h1 B:a8,b8,c8,d8,e8,f8,
 const RANK_1: u64 = 0xFF;
 /// Rank 8 (Black's home rank, White's far rank).
 const RANK_8: u64 = 0xFF << 56;
+/// File a.
+const FILE_A: u64 = 0x0101_0101_0101_0101;
+/// File h.
+const FILE_H: u64 = FILE_A << 7;
 
 /// The rule options of Stones!: none yet; the type exists for [`Game`].
 #[derive(
@@ -163,6 +167,14 @@ impl Stones {
 
     /// Appends the legal moves of the stone on `from` (any square 0..64).
     fn push_moves_from(&self, from: Square, out: &mut Vec<StonesMove>) {
+        self.each_move_from(from, &mut |mv| out.push(mv));
+    }
+
+    /// Calls `found` with each legal move of the stone on `from` (any
+    /// square 0..64): one generator for the list, the count and the
+    /// has-a-move test, none of which needs a buffer.
+    #[inline]
+    fn each_move_from(&self, from: Square, found: &mut impl FnMut(StonesMove)) {
         let own = self.stones_of(self.side);
         let b = bit(from);
         if own & b == 0 || self.pinned & b != 0 {
@@ -185,7 +197,7 @@ impl Stones {
             let (mut f, mut r) = (file + df, rank + forward);
             while let Some(sq) = square_at(f, r) {
                 if is_empty(sq) {
-                    out.push(StonesMove {
+                    found(StonesMove {
                         from,
                         to: sq,
                         jumped: None,
@@ -197,7 +209,7 @@ impl Stones {
                 if jumpable & bit(sq) != 0 {
                     if let Some(land) = square_at(f + df, r + forward) {
                         if is_empty(land) {
-                            out.push(StonesMove {
+                            found(StonesMove {
                                 from,
                                 to: land,
                                 jumped: Some(sq),
@@ -215,7 +227,7 @@ impl Stones {
                 (square_at(file + df, rank), square_at(file + 2 * df, rank))
             {
                 if jumpable & bit(over) != 0 && is_empty(land) {
-                    out.push(StonesMove {
+                    found(StonesMove {
                         from,
                         to: land,
                         jumped: Some(over),
@@ -225,19 +237,43 @@ impl Stones {
         }
     }
 
-    /// Whether the side to move has at least one legal move.
+    /// Whether the side to move has at least one legal move. A free stone
+    /// with an empty square diagonally ahead can always slide there, which
+    /// settles most positions with two shifts; otherwise the stones are
+    /// asked one by one.
     fn has_legal_move(&self) -> bool {
-        let mut movers = self.stones_of(self.side) & !self.pinned;
-        let mut buf = Vec::with_capacity(16);
-        while movers != 0 {
-            let from = movers.trailing_zeros() as Square;
-            movers &= movers - 1;
-            self.push_moves_from(from, &mut buf);
-            if !buf.is_empty() {
+        let movers = self.stones_of(self.side) & !self.pinned;
+        let empty = !(self.white | self.black);
+        let (left, right) = match self.side {
+            Side::First => ((movers & !FILE_A) << 7, (movers & !FILE_H) << 9),
+            Side::Second => ((movers & !FILE_H) >> 7, (movers & !FILE_A) >> 9),
+        };
+        if (left | right) & empty != 0 {
+            return true;
+        }
+        let mut rest = movers;
+        while rest != 0 {
+            let from = rest.trailing_zeros() as Square;
+            rest &= rest - 1;
+            let mut any = false;
+            self.each_move_from(from, &mut |_| any = true);
+            if any {
                 return true;
             }
         }
         false
+    }
+
+    /// The number of legal moves, counted without a list (perft's last ply).
+    fn count_moves(&self) -> u64 {
+        let mut n = 0;
+        let mut movers = self.stones_of(self.side) & !self.pinned;
+        while movers != 0 {
+            let from = movers.trailing_zeros() as Square;
+            movers &= movers - 1;
+            self.each_move_from(from, &mut |_| n += 1);
+        }
+        n
     }
 }
 
@@ -282,6 +318,10 @@ impl Game for Stones {
             movers &= movers - 1;
             self.push_moves_from(from, out);
         }
+    }
+
+    fn count_legal_moves(&self, _scratch: &mut Vec<StonesMove>) -> u64 {
+        self.count_moves()
     }
 
     fn play_unchecked(&mut self, mv: StonesMove) {

@@ -1,0 +1,592 @@
+//! The evaluation and the playing levels, for every game:
+//! - each evaluation is antisymmetric (the same position with the colours
+//!   swapped scores the negative) and rewards material (one more piece, or
+//!   a stone further forward, scores higher for its owner);
+//! - the README's level table matches the level parameters, and the levels
+//!   play by it: the rate of random moves and the candidate margins are
+//!   measured over many seeds against scores computed here independently;
+//! - Master beats Beginner in a seeded self-play pair in each game.
+//!
+//! Searches use a fake clock that advances a fixed step per reading, so the
+//! timed searches are as reproducible as the seeds.
+
+use std::cell::Cell;
+
+use stoneplay::ai::selfplay::{play_match, MatchConfig};
+use stoneplay::ai::{
+    Evaluate, Level, SearchControl, SearchLimits, SearchRequest, Searcher, SplitMix64,
+};
+use stoneplay::games::ataxx::{Ataxx, AtaxxRules};
+use stoneplay::games::mill::{Mill, MillRules, Preset};
+use stoneplay::games::stones::{Stones, StonesRules};
+use stoneplay::games::{Game, Side};
+
+/// A deterministic fake clock: every reading advances it by `step` ms.
+fn fake_clock(step: f64) -> impl Fn() -> f64 {
+    let t = Cell::new(0.0);
+    move || {
+        t.set(t.get() + step);
+        t.get()
+    }
+}
+
+/// Positions from seeded random games (every `every`-th ply, game not over).
+fn random_positions<G: Game>(start: &G, games: u64, every: usize) -> Vec<G> {
+    let mut out = Vec::new();
+    for g in 0..games {
+        let mut rng = SplitMix64::new(0x5EED + g);
+        let mut pos = start.clone();
+        for ply in 0..400 {
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            if ply % every == 0 {
+                out.push(pos.clone());
+            }
+            pos.play_unchecked(moves[rng.below(moves.len())]);
+        }
+    }
+    out
+}
+
+fn fields(text: &str) -> Vec<String> {
+    text.split_whitespace().map(str::to_string).collect()
+}
+
+// ------------------------------------------------------------ evaluation
+
+/// Territory Duel with the colours swapped (the side to move stays).
+fn ataxx_swapped(pos: &Ataxx) -> Ataxx {
+    let mut f = fields(&pos.to_text());
+    f[0] = f[0]
+        .chars()
+        .map(|c| match c {
+            'x' => 'o',
+            'o' => 'x',
+            c => c,
+        })
+        .collect();
+    Ataxx::from_text(&f.join(" "), pos.rules()).unwrap()
+}
+
+/// `pos` with one more piece of `side` (0 = X) on the empty square `sq`.
+fn ataxx_with_piece(pos: &Ataxx, sq: u8, x: bool) -> Ataxx {
+    let f = fields(&pos.to_text());
+    // Expand the board to 49 characters, rank 7 first.
+    let mut cells: Vec<char> = Vec::new();
+    for c in f[0].chars() {
+        match c {
+            '/' => {}
+            '1'..='7' => cells.extend(std::iter::repeat_n('.', c as usize - '0' as usize)),
+            c => cells.push(c),
+        }
+    }
+    let (file, rank) = (sq % 7, sq / 7);
+    let i = (6 - rank as usize) * 7 + file as usize;
+    assert_eq!(cells[i], '.');
+    cells[i] = if x { 'x' } else { 'o' };
+    // Runs of empty squares as one digit.
+    let board: Vec<String> = cells
+        .chunks(7)
+        .map(|r| {
+            let mut row = String::new();
+            let mut run = 0;
+            for &c in r {
+                if c == '.' {
+                    run += 1;
+                    continue;
+                }
+                if run > 0 {
+                    row.push_str(&run.to_string());
+                    run = 0;
+                }
+                row.push(c);
+            }
+            if run > 0 {
+                row.push_str(&run.to_string());
+            }
+            row
+        })
+        .collect();
+    let text = format!("{} {} {} {}", board.join("/"), f[1], f[2], f[3]);
+    Ataxx::from_text(&text, pos.rules()).unwrap()
+}
+
+#[test]
+fn territory_duel_evaluation_is_antisymmetric_and_rewards_pieces() {
+    let start = Ataxx::start(&AtaxxRules::default());
+    let positions = random_positions(&start, 12, 3);
+    let mut checks = 0;
+    for pos in &positions {
+        let v = pos.evaluate();
+        assert_eq!(ataxx_swapped(pos).evaluate(), -v, "{}", pos.to_text());
+        let us_x = pos.to_text().split_whitespace().nth(1) == Some("x");
+        for sq in 0..49u8 {
+            if pos.piece_at(sq).is_some() || pos.is_gap(sq) {
+                continue;
+            }
+            let mine = ataxx_with_piece(pos, sq, us_x).evaluate();
+            let theirs = ataxx_with_piece(pos, sq, !us_x).evaluate();
+            assert!(
+                mine > v,
+                "{} + own piece on {sq}: {mine} <= {v}",
+                pos.to_text()
+            );
+            assert!(
+                theirs < v,
+                "{} + their piece on {sq}: {theirs} >= {v}",
+                pos.to_text()
+            );
+            checks += 1;
+        }
+    }
+    assert!(checks > 1000, "{checks}");
+}
+
+/// Stones! with the colours swapped: each stone goes to the mirrored rank
+/// in the other colour (pins kept), the side to move stays.
+fn stones_swapped(pos: &Stones) -> Stones {
+    let f = fields(&pos.to_text());
+    let mirror = |list: &str| -> String {
+        list.split(',')
+            .filter(|s| !s.is_empty())
+            .map(|s| {
+                let b = s.as_bytes();
+                let rank = (b'1' + b'8' - b[1]) as char;
+                format!("{}{}{}", b[0] as char, rank, &s[2..])
+            })
+            .collect::<Vec<_>>()
+            .join(",")
+    };
+    let white = f[0].strip_prefix("W:").unwrap();
+    let black = f[1].strip_prefix("B:").unwrap();
+    let text = format!("W:{} B:{} {}", mirror(black), mirror(white), f[2]);
+    Stones::from_text(&text, &StonesRules).unwrap()
+}
+
+#[test]
+fn stones_evaluation_is_antisymmetric_and_rewards_advance() {
+    let start = Stones::start(&StonesRules);
+    let positions = random_positions(&start, 12, 3);
+    let mut checks = 0;
+    for pos in &positions {
+        let v = pos.evaluate();
+        assert_eq!(stones_swapped(pos).evaluate(), -v, "{}", pos.to_text());
+        // One unpinned stone a rank further forward (onto an empty square)
+        // scores higher for its owner.
+        let text = pos.to_text();
+        let f = fields(&text);
+        let us = if f[2] == "w" { 0 } else { 1 };
+        for (list, owner) in [(0, 0), (1, 1)] {
+            let items: Vec<&str> = f[list][2..].split(',').filter(|s| !s.is_empty()).collect();
+            for (i, item) in items.iter().enumerate() {
+                if item.ends_with('*') {
+                    continue;
+                }
+                let b = item.as_bytes();
+                let rank = b[1] as i32 - '1' as i32 + if owner == 0 { 1 } else { -1 };
+                if !(0..8).contains(&rank) {
+                    continue;
+                }
+                let target = format!("{}{}", b[0] as char, rank + 1);
+                if text.contains(&target) {
+                    continue;
+                }
+                let mut moved = items.clone();
+                moved[i] = &target;
+                let mut g = f.clone();
+                g[list] = format!("{}{}", &f[list][..2], moved.join(","));
+                let after = Stones::from_text(&g.join(" "), &StonesRules)
+                    .unwrap()
+                    .evaluate();
+                if owner == us {
+                    assert!(after > v, "{text}: {item} forward: {after} <= {v}");
+                } else {
+                    assert!(after < v, "{text}: their {item} forward: {after} >= {v}");
+                }
+                checks += 1;
+            }
+        }
+    }
+    assert!(checks > 500, "{checks}");
+}
+
+/// Mill with the colours swapped (no removal owed): pieces, counts in hand
+/// and on the board change sides, the side to move stays.
+fn mill_swapped(pos: &Mill) -> Option<Mill> {
+    let mut f = fields(&pos.to_text());
+    if pos.must_remove() != 0 || f[14] != "0" {
+        return None;
+    }
+    f[0] = f[0]
+        .chars()
+        .map(|c| match c {
+            'O' => '@',
+            '@' => 'O',
+            c => c,
+        })
+        .collect();
+    f.swap(4, 6);
+    f.swap(5, 7);
+    // The mover's action follows its hand: place while it has pieces.
+    let hand = if f[1] == "w" { &f[5] } else { &f[7] };
+    f[3] = if hand == "0" { "s" } else { "p" }.to_string();
+    let text = f.join(" ");
+    Some(Mill::from_text(&text, pos.rules()).unwrap_or_else(|e| panic!("{text}: {e}")))
+}
+
+#[test]
+fn mill_evaluation_is_antisymmetric_and_rewards_pieces() {
+    let mut swaps = 0;
+    let mut more = 0;
+    for preset in [Preset::NineMensMorris, Preset::TwelveMensMorris] {
+        let rules: MillRules = preset.rules();
+        let start = Mill::start(&rules);
+        for pos in random_positions(&start, 12, 2) {
+            let v = pos.evaluate();
+            if let Some(s) = mill_swapped(&pos) {
+                assert_eq!(s.evaluate(), -v, "{}", pos.to_text());
+                swaps += 1;
+            }
+            // One more piece in hand for a side that has placed fewer than
+            // its pieces (placing phase, no removal owed).
+            if pos.must_remove() != 0 || pos.in_hand(pos.side_to_move()) == 0 {
+                continue;
+            }
+            let f = fields(&pos.to_text());
+            for (hand, owner_is_mover) in [
+                (5, pos.side_to_move().index() == 0),
+                (7, pos.side_to_move().index() == 1),
+            ] {
+                let n: u32 = f[hand].parse().unwrap();
+                let on: u32 = f[hand - 1].parse().unwrap();
+                if n == 0 || n + on >= rules.pieces as u32 {
+                    continue;
+                }
+                let mut g = f.clone();
+                g[hand] = (n + 1).to_string();
+                let Ok(p) = Mill::from_text(&g.join(" "), &rules) else {
+                    continue;
+                };
+                let after = p.evaluate();
+                if owner_is_mover {
+                    assert!(
+                        after > v,
+                        "{}: one more in hand: {after} <= {v}",
+                        pos.to_text()
+                    );
+                } else {
+                    assert!(
+                        after < v,
+                        "{}: they get one more: {after} >= {v}",
+                        pos.to_text()
+                    );
+                }
+                more += 1;
+            }
+        }
+    }
+    assert!(swaps > 100, "{swaps}");
+    assert!(more > 20, "{more}");
+}
+
+// ---------------------------------------------------------------- levels
+
+/// The README's level table, parsed: (level, max depth, time ms, margin,
+/// random-move rate, opening plies that vary).
+fn readme_levels() -> Vec<(Level, Option<u32>, u64, i32, f64, usize)> {
+    let readme = include_str!("../README.md");
+    let mut out = Vec::new();
+    for level in Level::ALL {
+        let row = readme
+            .lines()
+            .find(|l| l.starts_with(&format!("| {} |", level.name())))
+            .unwrap_or_else(|| panic!("README has no row for {level}"));
+        let cols: Vec<&str> = row.split('|').map(str::trim).collect();
+        let (search, errs) = (cols[2], cols[3]);
+        let num_before = |text: &str, unit: &str| -> Option<f64> {
+            let i = text.find(unit)?;
+            text[..i].split_whitespace().last()?.parse().ok()
+        };
+        let depth = num_before(search, " ply").or_else(|| num_before(search, " plies"));
+        let time = num_before(search, " s").expect("a time in seconds");
+        let margin = num_before(errs, " pieces").map_or(0.0, |p| p * 100.0);
+        let rate = num_before(errs, " %").map_or(0.0, |p| p / 100.0);
+        let opening = if errs.starts_with("varies the first") {
+            num_before(errs, " plies").expect("how many plies vary") as usize
+        } else {
+            0
+        };
+        out.push((
+            level,
+            depth.map(|d| d as u32),
+            (time * 1000.0).round() as u64,
+            margin.round() as i32,
+            rate,
+            opening,
+        ));
+    }
+    out
+}
+
+#[test]
+fn the_level_parameters_are_the_readme_table() {
+    for (level, depth, time_ms, margin, rate, opening) in readme_levels() {
+        let p = level.params();
+        assert_eq!(p.max_depth, depth, "{level}: depth");
+        assert_eq!(p.time_ms, time_ms, "{level}: time");
+        assert_eq!(p.margin, margin, "{level}: margin");
+        assert!(
+            (p.blunder - rate).abs() < 1e-9,
+            "{level}: random moves {} vs {rate}",
+            p.blunder
+        );
+        assert_eq!(p.opening_plies, opening, "{level}: varying opening plies");
+        if opening > 0 {
+            assert!(p.opening_margin > 0, "{level} varies its opening");
+        }
+    }
+}
+
+/// Plain negamax to `depth` with the game's evaluation (no pruning), from
+/// the side to move's point of view. The positions used never end within
+/// the depth (checked).
+fn negamax<G: Game + Evaluate>(pos: &G, depth: u32) -> i32 {
+    if depth == 0 {
+        assert!(pos.outcome().is_none(), "the test position must not end");
+        return pos.evaluate();
+    }
+    let moves = pos.legal_moves();
+    assert!(!moves.is_empty(), "the test position must not end");
+    moves
+        .iter()
+        .map(|&mv| {
+            let mut c = pos.clone();
+            c.play_unchecked(mv);
+            let v = negamax(&c, depth - 1);
+            if c.side_to_move() == pos.side_to_move() {
+                v
+            } else {
+                -v
+            }
+        })
+        .max()
+        .unwrap()
+}
+
+/// Each root move with its score at `depth`, computed here.
+fn root_scores<G: Game + Evaluate>(pos: &G, depth: u32) -> Vec<(G::Move, i32)> {
+    pos.legal_moves()
+        .into_iter()
+        .map(|mv| {
+            let mut c = pos.clone();
+            c.play_unchecked(mv);
+            let v = negamax(&c, depth - 1);
+            (
+                mv,
+                if c.side_to_move() == pos.side_to_move() {
+                    v
+                } else {
+                    -v
+                },
+            )
+        })
+        .collect()
+}
+
+/// How often `level` picks each move from `pos` over `n` seeds.
+fn pick_counts<G: Game + Evaluate>(
+    pos: &G,
+    level: Level,
+    game_ply: usize,
+    depth: u32,
+    n: u64,
+) -> Vec<(G::Move, u64)> {
+    let clock = fake_clock(0.001);
+    let ctl = SearchControl {
+        clock: &clock,
+        stop: None,
+    };
+    let mut searcher = Searcher::<G>::new(12);
+    let mut counts: Vec<(G::Move, u64)> = pos.legal_moves().into_iter().map(|m| (m, 0)).collect();
+    for seed in 0..n {
+        searcher.clear();
+        let req = SearchRequest {
+            position: pos,
+            history: &[],
+            game_ply,
+            limits: SearchLimits::depth(depth),
+            level,
+            seed,
+        };
+        let mv = searcher.think(&req, &ctl, &mut |_| {}).best.unwrap();
+        counts.iter_mut().find(|c| c.0 == mv).unwrap().1 += 1;
+    }
+    counts
+}
+
+/// A Territory Duel middle game with many moves whose scores at `depth`
+/// spread over several pieces (some near the best, some far below it, none
+/// on the edge of `margin`), and nothing ending within `depth` plies.
+fn spread_position(
+    depth: u32,
+    margin: i32,
+) -> (Ataxx, Vec<(stoneplay::games::ataxx::AtaxxMove, i32)>) {
+    let start = Ataxx::start(&AtaxxRules::default());
+    for pos in random_positions(&start, 40, 7) {
+        let n = pos.legal_moves().len();
+        let few = [Side::First, Side::Second]
+            .iter()
+            .any(|&s| pos.count(s) < 6);
+        if !(20..=60).contains(&n) || pos.empty_count() < 12 || few {
+            continue;
+        }
+        let s = root_scores(&pos, depth);
+        let best = s.iter().map(|x| x.1).max().unwrap();
+        let outside = s.iter().filter(|x| x.1 < best - 2 * margin).count();
+        let near = s
+            .iter()
+            .filter(|x| x.1 < best && x.1 > best - margin)
+            .count();
+        let edge = s.iter().any(|x| x.1 == best - margin);
+        if outside >= 5 && near >= 2 && !edge {
+            return (pos, s);
+        }
+    }
+    panic!("no suitable position")
+}
+
+/// Checks the observed picks against the level's choice rule applied to
+/// scores computed here: a random legal move with the level's rate, else a
+/// softmax over the moves within the margin.
+fn check_distribution(level: Level, depth: u32, n: u64) {
+    // The margin and the rate of random moves come from the README's
+    // table; the softmax temperature (not in the table) from the level.
+    let p = level.params();
+    let (_, _, _, margin, rate, _) = readme_levels().into_iter().find(|r| r.0 == level).unwrap();
+    let p = stoneplay::ai::LevelParams {
+        margin,
+        blunder: rate,
+        ..p
+    };
+    let (pos, scores) = spread_position(depth, p.margin);
+    let best = scores.iter().map(|x| x.1).max().unwrap();
+    let weight = |s: i32| {
+        if s >= best - p.margin {
+            ((s - best) as f64 / p.temperature).exp()
+        } else {
+            0.0
+        }
+    };
+    let total: f64 = scores.iter().map(|x| weight(x.1)).sum();
+    let m = scores.len() as f64;
+    let counts = pick_counts(&pos, level, 40, depth, n);
+    let mut outside_seen = 0;
+    let mut outside_expected = 0.0;
+    for ((mv, score), (mv2, seen)) in scores.iter().zip(&counts) {
+        assert_eq!(mv, mv2);
+        let prob = p.blunder / m + (1.0 - p.blunder) * weight(*score) / total;
+        let expected = prob * n as f64;
+        let sd = (n as f64 * prob * (1.0 - prob)).sqrt();
+        assert!(
+            (*seen as f64 - expected).abs() <= 5.0 * sd + 3.0,
+            "{level}: {mv} (score {score}, best {best}) picked {seen} times in {n}, expected {expected:.1}"
+        );
+        if *score < best - p.margin {
+            outside_seen += seen;
+            outside_expected += expected;
+        }
+    }
+    // The random moves, measured by the picks outside the margin.
+    let outside = scores.iter().filter(|x| x.1 < best - p.margin).count() as f64;
+    let rate = outside_seen as f64 / n as f64 * m / outside;
+    let sd = (outside_expected * (1.0 - outside_expected / n as f64)).sqrt();
+    assert!(
+        (outside_seen as f64 - outside_expected).abs() <= 5.0 * sd + 3.0,
+        "{level}: random-move rate measured {rate:.3}, table {}",
+        p.blunder
+    );
+}
+
+#[test]
+fn beginner_picks_as_the_table_says() {
+    check_distribution(Level::Beginner, 1, 3000);
+}
+
+#[test]
+fn casual_picks_as_the_table_says() {
+    check_distribution(Level::Casual, 2, 800);
+}
+
+#[test]
+fn strong_and_master_vary_only_their_first_plies() {
+    // The start is symmetric (a half turn maps each side's pieces onto
+    // its own), so moves come in pairs of equal score.
+    let start = Ataxx::start(&AtaxxRules::default());
+    let scores = root_scores(&start, 2);
+    let best = scores.iter().map(|x| x.1).max().unwrap();
+    for level in [Level::Strong, Level::Master, Level::Intermediate] {
+        let p = level.params();
+        let opening_margin = p.margin.max(p.opening_margin);
+        for (ply, varies) in [(0, p.opening_plies > 0), (p.opening_plies, false)] {
+            let counts = pick_counts(&start, level, ply, 2, 48);
+            let picked: Vec<_> = counts.iter().filter(|c| c.1 > 0).collect();
+            let margin = if varies { opening_margin } else { p.margin };
+            for (mv, _) in &picked {
+                let s = scores.iter().find(|x| x.0 == *mv).unwrap().1;
+                assert!(
+                    s >= best - margin,
+                    "{level} at ply {ply}: {mv} scores {s}, best {best}"
+                );
+            }
+            if varies || p.margin > 0 {
+                assert!(
+                    picked.len() >= 2,
+                    "{level} at ply {ply} always plays one move"
+                );
+            } else {
+                assert_eq!(picked.len(), 1, "{level} at ply {ply} varies");
+            }
+        }
+    }
+}
+
+// ------------------------------------------------------------- self-play
+
+/// Master against Beginner, one game with each colour from the same short
+/// random opening: Master must win both.
+fn master_beats_beginner<G: Game + Evaluate>(start: &G, seed: u64) {
+    let clock = fake_clock(1.0);
+    let cfg = MatchConfig {
+        games: 2,
+        movetime_ms: Some(12),
+        opening_plies: 2,
+        seed,
+    };
+    let mut lengths = Vec::new();
+    let score = play_match(
+        start,
+        Level::Master,
+        Level::Beginner,
+        &cfg,
+        &clock,
+        &mut |_, _, _, n| lengths.push(n),
+    );
+    assert_eq!(score.wins, 2, "{score:?}, game lengths {lengths:?}");
+}
+
+#[test]
+fn master_beats_beginner_at_territory_duel() {
+    master_beats_beginner(&Ataxx::start(&AtaxxRules::default()), 1);
+}
+
+#[test]
+fn master_beats_beginner_at_stones() {
+    master_beats_beginner(&Stones::start(&StonesRules), 2);
+}
+
+#[test]
+fn master_beats_beginner_at_mill() {
+    master_beats_beginner(&Mill::start(&MillRules::default()), 3);
+}

@@ -1,0 +1,261 @@
+//! `engine duel`: the statistics against known values, and the runner in
+//! quick matches (the real engine against itself, and against scripted
+//! engines that play an illegal move, crash or overstep the clock).
+#![cfg(not(target_arch = "wasm32"))]
+
+use std::path::{Path, PathBuf};
+
+use stoneplay::ai::duel::{self, DuelConfig, DuelGame, Fault, GameResult, TimeControl};
+use stoneplay::ai::stats::{
+    elo, elo_of_score, expected_score, Pentanomial, Sprt, Trinomial, Verdict,
+};
+
+fn close(a: f64, b: f64, tol: f64) -> bool {
+    (a - b).abs() <= tol
+}
+
+#[test]
+fn elo_of_known_scores() {
+    // The logistic table every rating list uses: 64 % ≈ +100, 75 % ≈ +191.
+    assert!(close(elo_of_score(0.5), 0.0, 1e-9));
+    assert!(close(elo_of_score(0.64), 99.951, 1e-3));
+    assert!(close(elo_of_score(0.75), 190.849, 1e-3));
+    assert!(close(elo_of_score(0.25), -190.849, 1e-3));
+    assert!(close(expected_score(190.849), 0.75, 1e-6));
+    assert!(elo_of_score(1.0).is_infinite() && elo_of_score(0.0) < 0.0);
+}
+
+#[test]
+fn trinomial_elo_and_error_bar() {
+    // 60 wins, 20 draws, 20 losses: score 0.7, per-game variance 0.16,
+    // standard error 0.04 (values worked out by hand / in Python).
+    let t = Trinomial {
+        wins: 60,
+        draws: 20,
+        losses: 20,
+    };
+    let m = t.moments().unwrap();
+    assert!(close(m.mean, 0.7, 1e-12) && close(m.variance, 0.16, 1e-12));
+    let e = elo(&m);
+    assert!(close(e.elo, 147.191, 1e-3), "{e:?}");
+    assert!(close(e.low, 86.225, 1e-3), "{e:?}");
+    assert!(close(e.high, 218.252, 1e-3), "{e:?}");
+    assert!(Trinomial::default().moments().is_none());
+}
+
+#[test]
+fn pentanomial_elo_and_llr() {
+    // 100 pairs: 5 lost both, 20 one loss one draw, 40 even, 25, 10 won both.
+    let p = Pentanomial([5, 20, 40, 25, 10]);
+    let m = p.moments().unwrap();
+    assert!(close(m.mean, 0.5375, 1e-12) && close(m.variance, 0.064_218_75, 1e-12));
+    let e = elo(&m);
+    assert!(close(e.elo, 26.107, 1e-3), "{e:?}");
+    assert!(close(e.low, -8.457, 1e-3), "{e:?}");
+    assert!(close(e.high, 61.196, 1e-3), "{e:?}");
+    let sprt = Sprt::default();
+    assert!(close(sprt.llr(&m), 0.379_844, 1e-5), "{}", sprt.llr(&m));
+    assert_eq!(sprt.verdict(sprt.llr(&m)), Verdict::Continue);
+    // A symmetric result leans to H0 (elo0 = 0 is nearer).
+    let sym = Pentanomial([10, 20, 40, 20, 10]).moments().unwrap();
+    assert!(
+        close(sprt.llr(&sym), -0.034_513, 1e-5),
+        "{}",
+        sprt.llr(&sym)
+    );
+    // Trinomial LLR of 60/20/20 over 100 games.
+    let t = Trinomial {
+        wins: 60,
+        draws: 20,
+        losses: 20,
+    };
+    assert!(close(sprt.llr(&t.moments().unwrap()), 0.883_207, 1e-5));
+}
+
+#[test]
+fn sprt_bounds_verdicts_and_parsing() {
+    let s = Sprt::parse("elo0=0,elo1=5,alpha=0.05,beta=0.05").unwrap();
+    let (lo, hi) = s.bounds();
+    // ln(0.05/0.95) and ln(0.95/0.05).
+    assert!(close(lo, -2.944_439, 1e-6) && close(hi, 2.944_439, 1e-6));
+    assert_eq!(s.verdict(3.0), Verdict::H1);
+    assert_eq!(s.verdict(-3.0), Verdict::H0);
+    assert_eq!(s.verdict(0.0), Verdict::Continue);
+    // Many clean wins accept H1, many clean losses H0.
+    let win = Pentanomial([0, 20, 80, 60, 40]).moments().unwrap();
+    assert_eq!(s.verdict(s.llr(&win)), Verdict::H1);
+    let loss = Pentanomial([40, 60, 80, 20, 0]).moments().unwrap();
+    assert_eq!(s.verdict(s.llr(&loss)), Verdict::H0);
+    let s2 = Sprt::parse("elo1=10,alpha=0.1").unwrap();
+    assert_eq!(
+        (s2.elo0, s2.elo1, s2.alpha, s2.beta),
+        (0.0, 10.0, 0.1, 0.05)
+    );
+    for bad in ["elo0=5,elo1=0", "alpha=0", "gamma=1", "elo1", "elo1=x"] {
+        assert!(Sprt::parse(bad).is_err(), "{bad}");
+    }
+}
+
+#[test]
+fn time_control_parsing() {
+    assert_eq!(
+        TimeControl::parse("10+0.1").unwrap(),
+        TimeControl {
+            base_ms: 10_000,
+            inc_ms: 100
+        }
+    );
+    assert_eq!(TimeControl::parse("60").unwrap().inc_ms, 0);
+    for bad in ["", "0+1", "x+1", "10+-1", "1e9"] {
+        assert!(TimeControl::parse(bad).is_err(), "{bad}");
+    }
+}
+
+#[test]
+fn books_are_checked_when_read() {
+    assert!(duel::read_book(DuelGame::Ataxx, "# only a comment\n\n").is_err());
+    let err = duel::read_book(DuelGame::Ataxx, "x5o/7/7/7/7/7/o5x x 0 1\nnonsense\n").unwrap_err();
+    assert!(err.starts_with("book line 2:"), "{err}");
+    let err = duel::read_book(DuelGame::Ataxx, "x6/7/7/7/7/7/7 o 0 1\n").unwrap_err();
+    assert!(err.contains("over"), "{err}");
+    // The committed books read back, with enough openings for 400 games.
+    for (game, file) in [
+        (DuelGame::Ataxx, "books/ataxx.txt"),
+        (DuelGame::Mill, "books/mill.txt"),
+        (DuelGame::Stones, "books/stones.txt"),
+    ] {
+        let text = std::fs::read_to_string(file).unwrap();
+        let book = duel::read_book(game, &text).unwrap();
+        assert!(book.len() >= 200, "{file}: {}", book.len());
+        let distinct: std::collections::HashSet<&String> = book.iter().collect();
+        assert_eq!(distinct.len(), book.len(), "{file} repeats a position");
+    }
+}
+
+fn engine() -> PathBuf {
+    PathBuf::from(env!("CARGO_BIN_EXE_engine"))
+}
+
+fn config(game: DuelGame, old: PathBuf, new: PathBuf, book: Vec<String>, games: u32) -> DuelConfig {
+    DuelConfig {
+        game,
+        engines: [old, new],
+        tc: TimeControl::parse("0.2+0.01").unwrap(),
+        games,
+        book,
+        concurrency: 2,
+        sprt: Some(Sprt::default()),
+        margin_ms: 1000,
+        max_plies: 400,
+    }
+}
+
+#[test]
+fn quick_match_of_the_engine_against_itself() {
+    for (game, file) in [
+        (DuelGame::Ataxx, "books/ataxx.txt"),
+        (DuelGame::Stones, "books/stones.txt"),
+        (DuelGame::Mill, "books/mill.txt"),
+    ] {
+        let book = duel::read_book(game, &std::fs::read_to_string(file).unwrap()).unwrap();
+        let cfg = config(game, engine(), engine(), book[..2].to_vec(), 3);
+        let mut seen = Vec::new();
+        let s = duel::run(&cfg, &mut |g, _| seen.push(g.clone()));
+        // 3 games round up to 2 pairs; each opening is played with colours swapped.
+        assert_eq!(seen.len(), 4, "{game:?}");
+        seen.sort_by_key(|g| g.index);
+        for g in &seen {
+            assert_eq!(g.opening, g.index / 2);
+            assert_eq!(g.new_first, g.index % 2 == 1);
+            assert_eq!(g.fen, cfg.book[g.opening]);
+            assert!(
+                g.fault.is_none_or(|(f, _)| f == Fault::Time),
+                "{game:?}: {g:?}"
+            );
+            // One tab-separated line per game: index, first, second,
+            // opening, moves, result, reason.
+            let line = g.line();
+            let fields: Vec<&str> = line.split('\t').collect();
+            assert_eq!(fields.len(), 7, "{line}");
+            assert_eq!(fields[0], g.index.to_string());
+            assert_eq!(fields[1], if g.new_first { "new" } else { "old" });
+            assert_eq!(fields[3], g.fen);
+            assert_eq!(fields[4].split(' ').count(), g.moves.len());
+            assert_eq!(fields[5], g.result.text());
+            assert!(!g.reason.is_empty());
+        }
+        assert_eq!(s.games.games(), 4);
+        assert_eq!(s.pairs.pairs(), 2);
+        assert!(s.llr.is_some());
+        assert_eq!(s.crashes, [0, 0]);
+        assert_eq!(s.illegal, [0, 0]);
+    }
+}
+
+/// Writes a scripted engine: it shakes hands, then answers `go` with `on_go`.
+fn script(dir: &Path, name: &str, on_go: &str) -> PathBuf {
+    use std::os::unix::fs::PermissionsExt;
+    let path = dir.join(name);
+    let text = format!(
+        "#!/bin/sh\nwhile read -r line; do\n  case \"$line\" in\n    uai|uci) echo uaiok; echo uciok;;\n    isready) echo readyok;;\n    go*) {on_go};;\n    quit) exit 0;;\n  esac\ndone\n"
+    );
+    std::fs::write(&path, text).unwrap();
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    path
+}
+
+#[test]
+fn faults_lose_with_a_clear_record() {
+    let dir = std::env::temp_dir().join(format!("stoneplay-duel-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let book = vec!["x5o/7/7/7/7/7/o5x x 0 1".to_string()];
+    let cases = [
+        (
+            script(&dir, "illegal.sh", "echo 'bestmove a1a1'"),
+            Fault::Illegal,
+            "illegal move 'a1a1'",
+        ),
+        (
+            script(&dir, "none.sh", "echo 'bestmove (none)'"),
+            Fault::Illegal,
+            "no move in a live position",
+        ),
+        (script(&dir, "crash.sh", "exit 3"), Fault::Crash, "crashed"),
+        (
+            script(&dir, "slow.sh", "sleep 30; echo 'bestmove b6'"),
+            Fault::Time,
+            "lost on time",
+        ),
+    ];
+    for (path, fault, words) in cases {
+        let mut cfg = config(DuelGame::Ataxx, engine(), path.clone(), book.clone(), 2);
+        // Time enough for the real engine's first move on a loaded
+        // machine; the slow script still oversteps it by far.
+        cfg.tc = TimeControl::parse("2+0").unwrap();
+        cfg.margin_ms = 1500;
+        cfg.sprt = None;
+        let mut seen = Vec::new();
+        let s = duel::run(&cfg, &mut |g, _| seen.push(g.clone()));
+        assert_eq!(seen.len(), 2);
+        for g in &seen {
+            assert_eq!(g.fault, Some((fault, true)), "{path:?}: {g:?}");
+            assert!(g.reason.contains(words), "{path:?}: {}", g.reason);
+            let new_side_lost = if g.new_first {
+                GameResult::SecondWins
+            } else {
+                GameResult::FirstWins
+            };
+            assert_eq!(g.result, new_side_lost, "{g:?}");
+            assert!(g.line().ends_with(&g.reason));
+        }
+        assert_eq!((s.games.wins, s.games.losses), (0, 2), "{path:?}");
+        let count = match fault {
+            Fault::Time => s.time_losses,
+            Fault::Crash => s.crashes,
+            Fault::Illegal => s.illegal,
+        };
+        assert_eq!(count, [0, 2], "{path:?}");
+        assert!(s.report(None).iter().any(|l| l.contains("W 0 D 0 L 2")));
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
