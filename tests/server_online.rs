@@ -3,46 +3,30 @@
 //! for a message, with a timeout; no test sleeps to let time pass except
 //! where the passing time is what is tested (downtime across a restart).
 
-use std::net::SocketAddr;
+mod common;
+
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::Duration;
+
+use common::{data_dir, seat, state, Seat, Table, WAIT};
 
 use stoneplay::games::ataxx::{AtaxxRules, NoMoveRule};
 use stoneplay::games::mill::{MillRules, Preset};
 use stoneplay::games::stones::StonesRules;
-use stoneplay::games::{splitmix64, EndReason, Side};
+use stoneplay::games::{EndReason, Side};
 use stoneplay::protocol::online::{
     ClientMsg, ErrorCode, Event, GameState, Refusal, ServerMsg, SideChoice, Status,
     MAX_MESSAGE_BYTES,
 };
 use stoneplay::protocol::GameSpec;
 use stoneplay::server::client::{Client, Recv};
-use stoneplay::server::live::Live;
 use stoneplay::server::{self, Config, Server};
 
-const WAIT: Duration = Duration::from_secs(10);
-
-fn data_dir(name: &str) -> PathBuf {
-    static N: AtomicU32 = AtomicU32::new(0);
-    let dir = std::env::temp_dir().join(format!(
-        "stoneplay-server-test-{}-{name}-{}",
-        std::process::id(),
-        N.fetch_add(1, Ordering::Relaxed)
-    ));
-    let _ = std::fs::remove_dir_all(&dir);
-    dir
-}
-
+/// Pauses end by themselves after 300 ms here.
 fn config(dir: &std::path::Path) -> Config {
     Config {
-        addr: "127.0.0.1:0".parse().unwrap(),
-        data_dir: dir.to_path_buf(),
-        static_dir: None,
         auto_resume: Duration::from_millis(300),
-        rate_per_sec: 1000,
-        burst: 1000,
-        ..Config::default()
+        ..common::config(dir)
     }
 }
 
@@ -50,21 +34,6 @@ async fn start(name: &str) -> (Server, PathBuf) {
     let dir = data_dir(name);
     let server = server::start(config(&dir)).await.expect("server starts");
     (server, dir)
-}
-
-/// Skips messages until a state (optionally with `event`).
-async fn state(c: &mut Client, event: Option<Event>) -> GameState {
-    let msg = c
-        .recv_until(
-            WAIT,
-            |m| matches!(m, ServerMsg::State(s) if event.is_none_or(|e| s.event == e)),
-        )
-        .await
-        .expect("a state");
-    let ServerMsg::State(s) = msg else {
-        unreachable!()
-    };
-    s
 }
 
 /// The next message must be `refused` with `code`, followed by a state.
@@ -83,10 +52,7 @@ async fn refused(c: &mut Client, code: Refusal) -> GameState {
 
 /// The next message must be `refused` with `code` (no room state follows).
 async fn refused_outside(c: &mut Client, code: Refusal) {
-    match c.recv(WAIT).await.expect("an answer") {
-        ServerMsg::Refused { code: got, .. } => assert_eq!(got, code),
-        other => panic!("expected refused {code:?}, got {other:?}"),
-    }
+    common::refused_outside(c, code).await;
 }
 
 async fn error(c: &mut Client, code: ErrorCode) {
@@ -96,139 +62,10 @@ async fn error(c: &mut Client, code: ErrorCode) {
     }
 }
 
-struct Seat {
-    room: String,
-    token: String,
-    side: Side,
-    join_key: Option<String>,
-}
-
-async fn seat(c: &mut Client) -> Seat {
-    match c.recv(WAIT).await.expect("a seat") {
-        ServerMsg::Seat {
-            room,
-            token,
-            side,
-            join_key,
-        } => Seat {
-            room,
-            token,
-            side,
-            join_key,
-        },
-        other => panic!("expected seat, got {other:?}"),
-    }
-}
-
-/// Two players in a started game: `a` created it (on `side`), `b` joined.
-struct Table {
-    a: Client,
-    b: Client,
-    a_seat: Seat,
-    b_seat: Seat,
-    state: GameState,
-}
-
-impl Table {
-    fn mover(&mut self) -> &mut Client {
-        if self.state.to_move == self.a_seat.side {
-            &mut self.a
-        } else {
-            &mut self.b
-        }
-    }
-
-    /// Plays `mv` by the side to move; both players see it.
-    async fn play(&mut self, mv: &str) {
-        let ply = self.state.moves.len() as u32;
-        let msg = ClientMsg::Move {
-            ply,
-            mv: mv.to_string(),
-        };
-        self.mover().send(&msg).await.unwrap();
-        let sa = state(&mut self.a, Some(Event::Moved)).await;
-        let sb = state(&mut self.b, Some(Event::Moved)).await;
-        assert_eq!(sa.moves, sb.moves);
-        assert_eq!(
-            sa.moves.len() as u32,
-            ply + 1 + forced_passes(&sa.moves, ply)
-        );
-        assert_eq!(sa.you, Some(self.a_seat.side));
-        assert_eq!(sb.you, Some(self.b_seat.side));
-        self.state = sa;
-    }
-
-    /// A pseudo-random legal move in the current state.
-    fn pick(&self, seed: &mut u64) -> String {
-        let live = Live::restore(&self.state.game, &self.state.start, &self.state.moves)
-            .expect("the state replays");
-        let moves = live.legal_moves();
-        assert!(!moves.is_empty(), "no legal move in an unfinished game");
-        let (next, r) = splitmix64(*seed);
-        *seed = next;
-        moves[(r % moves.len() as u64) as usize].clone()
-    }
-}
-
-fn forced_passes(moves: &[String], ply: u32) -> u32 {
-    moves[ply as usize + 1..]
-        .iter()
-        .filter(|m| *m == "0000")
-        .count() as u32
-}
-
-async fn table(addr: SocketAddr, game: GameSpec, clock_secs: u32, side: SideChoice) -> Table {
-    let mut a = Client::hello(addr).await.unwrap();
-    a.send(&ClientMsg::Create {
-        game,
-        clock_secs: Some(clock_secs),
-        side,
-    })
-    .await
-    .unwrap();
-    let a_seat = seat(&mut a).await;
-    assert_eq!(a_seat.room.len(), 16);
-    assert_eq!(a_seat.token.len(), 32);
-    let waiting = state(&mut a, Some(Event::Sync)).await;
-    assert_eq!(waiting.status, Status::Waiting);
-    assert_eq!(waiting.seated, [true, false]);
-    assert!(!waiting.clock.running);
-    let key = a_seat
-        .join_key
-        .clone()
-        .expect("the creator gets the join key");
-
-    let mut b = Client::hello(addr).await.unwrap();
-    b.send(&ClientMsg::Join {
-        room: a_seat.room.clone(),
-        key,
-    })
-    .await
-    .unwrap();
-    let b_seat = seat(&mut b).await;
-    assert_eq!(b_seat.room, a_seat.room);
-    assert_eq!(b_seat.side, a_seat.side.opponent());
-    assert_ne!(b_seat.token, a_seat.token);
-    assert!(b_seat.join_key.is_none());
-    let sb = state(&mut b, Some(Event::Started)).await;
-    let sa = state(&mut a, Some(Event::Started)).await;
-    assert_eq!(sa.status, Status::Playing);
-    assert!(sa.clock.running);
-    assert_eq!(sa.connected, [true, true]);
-    assert_eq!(sb.you, Some(b_seat.side));
-    Table {
-        a,
-        b,
-        a_seat,
-        b_seat,
-        state: sa,
-    }
-}
-
 /// Plays random legal moves to the end; a spectator watches throughout.
 async fn full_game(game: GameSpec, seed: u64) -> GameState {
     let (server, _dir) = start("full").await;
-    let mut t = table(server.addr(), game, 60, SideChoice::First).await;
+    let mut t = Table::new(server.addr(), game, 60, SideChoice::First).await;
     let mut watcher = Client::hello(server.addr()).await.unwrap();
     watcher
         .send(&ClientMsg::Watch {
@@ -300,7 +137,7 @@ async fn mill_full_game() {
 #[tokio::test]
 async fn illegal_out_of_turn_stale_and_wrong_token_moves_are_refused() {
     let (server, _dir) = start("refused").await;
-    let mut t = table(
+    let mut t = Table::new(
         server.addr(),
         GameSpec::Ataxx(AtaxxRules::default()),
         60,
@@ -352,7 +189,7 @@ async fn illegal_out_of_turn_stale_and_wrong_token_moves_are_refused() {
         .unwrap();
     refused_outside(&mut stranger, Refusal::BadToken).await;
     // The opponent's token does not work in another room either.
-    let other = table(
+    let other = Table::new(
         server.addr(),
         GameSpec::Stones(StonesRules),
         60,
@@ -394,7 +231,7 @@ async fn timeout_loses_on_the_server_clock() {
     .unwrap();
     refused_outside(&mut bad, Refusal::BadGame).await;
 
-    let mut t = table(
+    let mut t = Table::new(
         server.addr(),
         GameSpec::Stones(StonesRules),
         1,
@@ -432,7 +269,7 @@ async fn timeout_loses_on_the_server_clock() {
 #[tokio::test]
 async fn pause_limits_and_auto_resume() {
     let (server, _dir) = start("pause").await;
-    let mut t = table(
+    let mut t = Table::new(
         server.addr(),
         GameSpec::Mill(MillRules::default()),
         60,
@@ -493,7 +330,7 @@ async fn pause_limits_and_auto_resume() {
 #[tokio::test]
 async fn reconnect_resumes_with_presence_and_a_running_clock() {
     let (server, _dir) = start("reconnect").await;
-    let mut t = table(
+    let mut t = Table::new(
         server.addr(),
         GameSpec::Ataxx(AtaxxRules::default()),
         60,
@@ -563,7 +400,7 @@ async fn restart_resumes_every_game_from_sqlite() {
     };
     let first = server::start(config(&dir)).await.unwrap();
     // A game in progress, paused, and another with a running clock.
-    let mut paused = table(
+    let mut paused = Table::new(
         first.addr(),
         GameSpec::Mill(Preset::LaskerMorris.rules()),
         60,
@@ -575,7 +412,7 @@ async fn restart_resumes_every_game_from_sqlite() {
     }
     paused.a.send(&ClientMsg::Pause).await.unwrap();
     let before_pause = state(&mut paused.a, Some(Event::Paused)).await;
-    let mut running = table(
+    let mut running = Table::new(
         first.addr(),
         GameSpec::Stones(StonesRules),
         60,
@@ -620,7 +457,9 @@ async fn restart_resumes_every_game_from_sqlite() {
     tokio::time::sleep(Duration::from_millis(1500)).await;
 
     let second = server::start(config(&dir)).await.unwrap();
-    assert_eq!(second.resumed(), 3);
+    // The two started games; the waiting room is loaded when asked for.
+    assert_eq!(second.resumed().await, 2);
+    assert_eq!(second.rooms_in_memory(), 2);
     let addr = second.addr();
     let rejoin = |seat: &Seat| ClientMsg::Reconnect {
         room: seat.room.clone(),
@@ -702,7 +541,7 @@ async fn restart_resumes_every_game_from_sqlite() {
 #[tokio::test]
 async fn malformed_unknown_and_oversized_messages() {
     let (server, _dir) = start("malformed").await;
-    let mut t = table(
+    let mut t = Table::new(
         server.addr(),
         GameSpec::Stones(StonesRules),
         60,
@@ -747,7 +586,10 @@ async fn malformed_unknown_and_oversized_messages() {
     c.send_binary(vec![0, 1, 2]).await.unwrap();
     error(&mut c, ErrorCode::Binary).await;
     c.send(&ClientMsg::Ping { t: 42 }).await.unwrap();
-    assert_eq!(c.recv(WAIT).await.unwrap(), ServerMsg::Pong { t: 42 });
+    assert!(matches!(
+        c.recv(WAIT).await.unwrap(),
+        ServerMsg::Pong { t: 42, .. }
+    ));
 
     // Over 4 KiB: the connection is closed (1009), the server goes on.
     let huge = format!(
@@ -756,13 +598,8 @@ async fn malformed_unknown_and_oversized_messages() {
     );
     c.send_text(&huge).await.unwrap();
     match c.next(WAIT).await {
-        Ok(Recv::Closed(frame)) => {
-            if let Some(f) = frame {
-                assert_eq!(u16::from(f.code), 1009);
-            }
-        }
-        Err(_) => {} // the connection was cut
-        Ok(Recv::Msg(m)) => panic!("expected a close, got {m:?}"),
+        Ok(Recv::Closed(Some(f))) => assert_eq!(u16::from(f.code), 1009, "{f:?}"),
+        other => panic!("expected the 1009 close, got {other:?}"),
     }
 
     // A client that vanishes in the middle of a frame.
@@ -800,14 +637,17 @@ async fn malformed_unknown_and_oversized_messages() {
     // The game in progress never noticed.
     t.play("a1-b2").await;
     t.a.send(&ClientMsg::Ping { t: 1 }).await.unwrap();
-    assert_eq!(t.a.recv(WAIT).await.unwrap(), ServerMsg::Pong { t: 1 });
+    assert!(matches!(
+        t.a.recv(WAIT).await.unwrap(),
+        ServerMsg::Pong { t: 1, .. }
+    ));
     server.shutdown().await;
 }
 
 #[tokio::test]
 async fn spectators_watch_but_cannot_act() {
     let (server, _dir) = start("spectator").await;
-    let mut t = table(
+    let mut t = Table::new(
         server.addr(),
         GameSpec::Ataxx(AtaxxRules::default()),
         60,
@@ -936,7 +776,7 @@ async fn quick_match_pairs_the_next_player_waiting() {
 #[tokio::test]
 async fn draw_offers_decline_lapse_and_accept() {
     let (server, _dir) = start("draw").await;
-    let mut t = table(
+    let mut t = Table::new(
         server.addr(),
         GameSpec::Ataxx(AtaxxRules::default()),
         60,
@@ -992,7 +832,7 @@ async fn draw_offers_decline_lapse_and_accept() {
 #[tokio::test]
 async fn resign_then_rematch_with_sides_swapped() {
     let (server, _dir) = start("rematch").await;
-    let mut t = table(
+    let mut t = Table::new(
         server.addr(),
         GameSpec::Stones(StonesRules),
         60,
@@ -1155,7 +995,10 @@ async fn a_flooding_connection_is_limited_then_closed() {
     // Others are not affected.
     let mut d = Client::hello(server.addr()).await.unwrap();
     d.send(&ClientMsg::Ping { t: 9 }).await.unwrap();
-    assert_eq!(d.recv(WAIT).await.unwrap(), ServerMsg::Pong { t: 9 });
+    assert!(matches!(
+        d.recv(WAIT).await.unwrap(),
+        ServerMsg::Pong { t: 9, .. }
+    ));
     server.shutdown().await;
 }
 
@@ -1186,5 +1029,89 @@ async fn serves_the_app_and_the_websocket_on_one_port() {
     assert!(page.contains("<title>Stoneplay</title>"));
     let c = Client::hello(server.addr()).await.unwrap();
     c.close().await;
+    server.shutdown().await;
+}
+
+/// Issue 11: a cycle of flipping jumps repeats the position, and the
+/// server ends the game as a draw by repetition on its third occurrence.
+#[tokio::test]
+async fn a_cycle_of_flipping_jumps_ends_drawn_by_repetition() {
+    let (server, _dir) = start("flip-cycle").await;
+    let spec = GameSpec::Ataxx(AtaxxRules::default());
+    let mut t = Table::new(server.addr(), spec, 60, SideChoice::First).await;
+    // X gets pieces on d1 and g3 (O to move after e1g3, O on a1 and g7).
+    for mv in ["g1e1", "g7g5", "d1", "g5g7", "e1g3"] {
+        t.play(mv).await;
+    }
+    // O's a1c2 flips d1, X's g3e2 flips it back, both jump home.
+    let cycle = ["a1c2", "g3e2", "c2a1", "e2g3"];
+    for (i, mv) in cycle.iter().chain(&cycle).enumerate() {
+        assert_eq!(t.state.outcome, None, "before cycle ply {}", i + 1);
+        t.play(mv).await;
+    }
+    let end = t.state.clone();
+    let outcome = end.outcome.expect("the third occurrence ends the game");
+    assert_eq!(outcome.reason, EndReason::Repetition);
+    assert_eq!(outcome.winner, None, "a draw");
+    assert_eq!(end.status, Status::Over);
+    assert_eq!(end.moves.len(), 13);
+    t.a.send(&ClientMsg::Move {
+        ply: 13,
+        mv: "a1c2".into(),
+    })
+    .await
+    .unwrap();
+    refused(&mut t.a, Refusal::GameOver).await;
+    server.shutdown().await;
+}
+
+/// The server stamps its clock on `welcome`, `pong` and every state's
+/// clock, so a page can take the message's travel time off the clock it
+/// shows (`Session::clock_left`).
+#[tokio::test]
+async fn welcome_pong_and_the_clock_carry_the_server_time() {
+    let (server, _dir) = start("server-time").await;
+    let unix_ms = || {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_millis() as u64
+    };
+    let within = |before: u64, at: u64, after: u64| {
+        assert!(before <= at && at <= after, "{before} <= {at} <= {after}");
+    };
+    let before = unix_ms();
+    let mut c = Client::connect(server.addr()).await.unwrap();
+    c.send(&ClientMsg::Hello {
+        v: stoneplay::protocol::online::PROTOCOL_VERSION,
+    })
+    .await
+    .unwrap();
+    match c.recv(WAIT).await.unwrap() {
+        ServerMsg::Welcome { server_ms, .. } => within(before, server_ms, unix_ms()),
+        other => panic!("expected welcome, got {other:?}"),
+    }
+    let before = unix_ms();
+    c.send(&ClientMsg::Ping { t: 7 }).await.unwrap();
+    match c.recv(WAIT).await.unwrap() {
+        ServerMsg::Pong { t, server_ms } => {
+            assert_eq!(t, 7);
+            within(before, server_ms, unix_ms());
+        }
+        other => panic!("expected pong, got {other:?}"),
+    }
+    let before = unix_ms();
+    let mut t = Table::new(
+        server.addr(),
+        GameSpec::Ataxx(AtaxxRules::default()),
+        60,
+        SideChoice::First,
+    )
+    .await;
+    within(before, t.state.clock.at_ms, unix_ms());
+    let before = unix_ms();
+    let s = t.play("b6").await;
+    within(before, s.clock.at_ms, unix_ms());
+    assert!(s.clock.running);
     server.shutdown().await;
 }

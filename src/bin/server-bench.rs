@@ -2,7 +2,15 @@
 //!
 //! ```text
 //! server-bench [--games N] [--server PATH] [--clock SECS] [--seed S]
+//!              [--traffic PLIES] [--waiting-rooms N]
+//!              [--nodes N --database postgres://… --bus redis://…]
 //! ```
+//!
+//! `--nodes N` starts N cluster nodes on the given PostgreSQL and Redis
+//! (the server built with `--features cluster`; `make bench-server
+//! NODES=N` starts both) and spreads the games over them: game i's creator
+//! on node i mod N, the friend on the next node, so with more than one
+//! node every move crosses the bus. CPU and memory are then per node.
 //!
 //! Starts the real server binary as a child process (`server` next to
 //! this one, on a free port, with a fresh data directory and the rate limit
@@ -16,11 +24,19 @@
 //! p50/p90/p99/max, and the server's memory from `/proc/PID/status`
 //! (VmRSS with every game open, VmHWM the peak). Client and server share
 //! this machine's cores, so the figures are a floor for the server alone.
+//!
+//! `--traffic PLIES` measures instead what one long game costs on the
+//! wire: a single Mill game (no n-move or repetition rule, moves that close
+//! no mill, so it lasts) played for PLIES plies, counting the bytes of the
+//! server's text frames each player receives per move.
+//!
+//! `--waiting-rooms N` measures what invites nobody takes cost: N rooms
+//! created, each on its own connection that then closes (the creator
+//! leaves, the invite stands), and the server's memory before and after.
 
-use std::io::{BufRead, BufReader};
 use std::net::SocketAddr;
 use std::path::PathBuf;
-use std::process::{Child, Command, ExitCode, Stdio};
+use std::process::{Command, ExitCode};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -30,7 +46,7 @@ use stoneplay::games::stones::StonesRules;
 use stoneplay::games::{ataxx::AtaxxRules, Side};
 use stoneplay::protocol::online::{ClientMsg, Event, GameState, ServerMsg, SideChoice};
 use stoneplay::protocol::GameSpec;
-use stoneplay::server::client::Client;
+use stoneplay::server::client::{Client, Spawned};
 use stoneplay::server::live::Live;
 
 const WAIT: Duration = Duration::from_secs(60);
@@ -40,6 +56,11 @@ struct Args {
     server: PathBuf,
     clock_secs: u32,
     seed: u64,
+    traffic: Option<u32>,
+    waiting_rooms: Option<usize>,
+    nodes: usize,
+    database: Option<String>,
+    bus: Option<String>,
 }
 
 fn parse_args() -> Result<Args, String> {
@@ -49,6 +70,11 @@ fn parse_args() -> Result<Args, String> {
         server: exe.with_file_name("server"),
         clock_secs: 300,
         seed: 1,
+        traffic: None,
+        waiting_rooms: None,
+        nodes: 0,
+        database: None,
+        bus: None,
     };
     let list: Vec<String> = std::env::args().skip(1).collect();
     let mut it = list.iter();
@@ -64,55 +90,48 @@ fn parse_args() -> Result<Args, String> {
             "--server" => args.server = PathBuf::from(value),
             "--clock" => args.clock_secs = num()?.clamp(1, 3600) as u32,
             "--seed" => args.seed = num()?,
+            "--traffic" => args.traffic = Some(num()?.clamp(1, 100_000) as u32),
+            "--waiting-rooms" => args.waiting_rooms = Some(num()?.clamp(1, 1_000_000) as usize),
+            "--nodes" => args.nodes = num()?.clamp(1, 64) as usize,
+            "--database" => args.database = Some(value.clone()),
+            "--bus" => args.bus = Some(value.clone()),
             _ => return Err(format!("unknown option {flag}")),
         }
     }
     Ok(args)
 }
 
-/// The server child, killed when dropped.
+/// The server child, killed when dropped (with its data directory).
 struct ServerProcess {
-    child: Child,
+    server: Spawned,
     addr: SocketAddr,
     data: PathBuf,
 }
 
 impl ServerProcess {
-    fn start(path: &PathBuf) -> Result<ServerProcess, String> {
+    fn start(path: &PathBuf, extra: &[String]) -> Result<ServerProcess, String> {
         let data = std::env::temp_dir().join(format!("stoneplay-bench-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&data);
-        let mut child = Command::new(path)
-            .args(["--addr", "127.0.0.1:0", "--no-static"])
-            .args(["--rate", "100000", "--burst", "100000"])
-            .args(["--max-connections", "100000"])
-            .arg("--data")
-            .arg(&data)
-            .stdout(Stdio::piped())
-            .spawn()
-            .map_err(|e| format!("cannot start {}: {e}", path.display()))?;
-        let stdout = child.stdout.take().ok_or("no stdout")?;
-        let mut out = BufReader::new(stdout);
-        let mut line = String::new();
-        out.read_line(&mut line).map_err(|e| e.to_string())?;
-        // Keep reading what the server prints, so it never writes to a closed pipe.
-        std::thread::spawn(move || {
-            let mut sink = String::new();
-            while out.read_line(&mut sink).is_ok_and(|n| n > 0) {
-                sink.clear();
-            }
-        });
-        let addr = line
-            .trim()
-            .strip_prefix("listening on http://")
-            .and_then(|s| s.trim_end_matches('/').parse().ok())
-            .ok_or_else(|| format!("unexpected first line from the server: {line:?}"))?;
-        Ok(ServerProcess { child, addr, data })
+        let server = Spawned::start(
+            Command::new(path)
+                .args(["--addr", "127.0.0.1:0", "--no-static"])
+                .args(["--rate", "100000", "--burst", "100000"])
+                .args(["--max-connections", "100000"])
+                // Every simulated player comes from 127.0.0.1.
+                .args(["--max-per-address", "0", "--rooms-per-address", "0"])
+                .arg("--data")
+                .arg(&data)
+                .args(extra),
+        )
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+        let addr = server.addr;
+        Ok(ServerProcess { server, addr, data })
     }
 
     /// CPU seconds the server has used (user + system).
     fn cpu_secs(&self) -> f64 {
-        let stat =
-            std::fs::read_to_string(format!("/proc/{}/stat", self.child.id())).unwrap_or_default();
+        let stat = std::fs::read_to_string(format!("/proc/{}/stat", self.server.child.id()))
+            .unwrap_or_default();
         // Fields after the parenthesised name; utime and stime are 14 and 15.
         let rest = stat.rsplit_once(')').map_or("", |(_, r)| r);
         let f: Vec<f64> = rest
@@ -125,7 +144,7 @@ impl ServerProcess {
 
     /// (VmRSS, VmHWM) in KiB.
     fn memory(&self) -> (u64, u64) {
-        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id()))
+        let status = std::fs::read_to_string(format!("/proc/{}/status", self.server.child.id()))
             .unwrap_or_default();
         let field = |name: &str| {
             status
@@ -141,8 +160,8 @@ impl ServerProcess {
 
 impl Drop for ServerProcess {
     fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        let _ = self.server.child.kill();
+        let _ = self.server.child.wait();
         let _ = std::fs::remove_dir_all(&self.data);
     }
 }
@@ -175,7 +194,12 @@ struct Game {
     state: GameState,
 }
 
-async fn set_up(addr: SocketAddr, game: GameSpec, clock_secs: u32) -> Result<Game, String> {
+async fn set_up(
+    addr: SocketAddr,
+    friend_at: SocketAddr,
+    game: GameSpec,
+    clock_secs: u32,
+) -> Result<Game, String> {
     let mut a = Client::hello(addr).await?;
     a.send(&ClientMsg::Create {
         game,
@@ -191,7 +215,7 @@ async fn set_up(addr: SocketAddr, game: GameSpec, clock_secs: u32) -> Result<Gam
         } => (room, key),
         other => return Err(format!("expected a seat, got {other:?}")),
     };
-    let mut b = Client::hello(addr).await?;
+    let mut b = Client::hello(friend_at).await?;
     b.send(&ClientMsg::Join { room, key }).await?;
     state_of(&mut b, Some(Event::Started)).await?;
     let state = state_of(&mut a, Some(Event::Started)).await?;
@@ -253,14 +277,249 @@ fn percentile(sorted: &[Duration], p: f64) -> f64 {
     sorted[i].as_secs_f64() * 1000.0
 }
 
-async fn run(args: Args) -> Result<(), String> {
-    let server = ServerProcess::start(&args.server)?;
+/// A move of `live` that neither ends the game nor closes a mill (so the
+/// same side is not to move again), if there is one; else any legal move.
+fn lasting_move(live: &Live, r: u64) -> Option<String> {
+    let moves = live.legal_moves();
+    let lasting: Vec<&String> = moves
+        .iter()
+        .filter(|m| {
+            let mut next = live.clone();
+            next.play_text(m).is_ok()
+                && next.outcome().is_none()
+                && next.to_move() != live.to_move()
+        })
+        .collect();
+    let pick = |list: &[&String]| {
+        (!list.is_empty()).then(|| list[(r % list.len() as u64) as usize].clone())
+    };
+    pick(&lasting).or_else(|| pick(&moves.iter().collect::<Vec<_>>()))
+}
+
+/// One long Mill game: bytes received per player per move.
+async fn traffic(
+    addr: SocketAddr,
+    plies: u32,
+    clock_secs: u32,
+    mut seed: u64,
+) -> Result<(), String> {
+    let rules = MillRules {
+        n_move_rule: 0,
+        threefold_repetition: false,
+        ..MillRules::default()
+    };
+    let mut g = set_up(addr, addr, GameSpec::Mill(rules), clock_secs).await?;
+    let mut live = Live::new(&g.state.game);
+    let before = g.first.received_bytes + g.second.received_bytes;
+    let mut played = 0u32;
+    let mut last_size = 0u64;
+    while played < plies && g.state.outcome.is_none() {
+        let (next, r) = splitmix64(seed);
+        seed = next;
+        let mv = lasting_move(&live, r).ok_or("no legal move in an unfinished game")?;
+        let (mover, other) = match g.state.to_move {
+            Side::First => (&mut g.first, &mut g.second),
+            Side::Second => (&mut g.second, &mut g.first),
+        };
+        mover
+            .send(&ClientMsg::Move {
+                ply: g.state.moves.len() as u32,
+                mv: mv.clone(),
+            })
+            .await?;
+        let other_before = other.received_bytes;
+        let seen = state_of(other, Some(Event::Moved)).await?;
+        last_size = other.received_bytes - other_before;
+        state_of(mover, Some(Event::Moved)).await?;
+        live.play_text(&mv)
+            .map_err(|e| format!("the move does not replay: {e}"))?;
+        played = seen.moves.len() as u32;
+        g.state = seen;
+    }
+    let total = g.first.received_bytes + g.second.received_bytes - before;
+    println!(
+        "traffic    {played} plies of Mill: {total} bytes to the two players, {:.0} bytes per move per player; the last move's message {last_size} bytes{}",
+        total as f64 / 2.0 / f64::from(played.max(1)),
+        match g.state.outcome {
+            Some(o) => format!(" (game over: {o:?})"),
+            None => String::new(),
+        }
+    );
+    g.first.close().await;
+    g.second.close().await;
+    Ok(())
+}
+
+/// `--nodes N`: N cluster nodes, the games spread over them.
+async fn run_nodes(args: Args) -> Result<(), String> {
+    let (Some(db), Some(bus)) = (&args.database, &args.bus) else {
+        return Err("--nodes needs --database postgres://… and --bus redis://…".into());
+    };
+    let extra = [
+        "--database".to_string(),
+        db.clone(),
+        "--bus".into(),
+        bus.clone(),
+    ];
+    let mut nodes = Vec::new();
+    for _ in 0..args.nodes {
+        nodes.push(ServerProcess::start(&args.server, &extra)?);
+    }
+    let addrs: Vec<SocketAddr> = nodes.iter().map(|n| n.addr).collect();
+    let n = addrs.len();
+    println!(
+        "server-bench: {} games on {n} node(s) {addrs:?}",
+        args.games
+    );
+    let setup = Instant::now();
+    let gate = Arc::new(tokio::sync::Semaphore::new(64));
+    let mut tasks = Vec::new();
+    for i in 0..args.games {
+        let gate = gate.clone();
+        let clock = args.clock_secs;
+        let (at, friend) = (addrs[i % n], addrs[(i + 1) % n]);
+        tasks.push(tokio::spawn(async move {
+            let _permit = gate.acquire().await.map_err(|e| e.to_string())?;
+            set_up(at, friend, spec(i), clock).await
+        }));
+    }
+    let mut games = Vec::new();
+    for t in tasks {
+        games.push(t.await.map_err(|e| e.to_string())??);
+    }
+    let open: Vec<u64> = nodes.iter().map(|s| s.memory().0).collect();
+    println!(
+        "set up {} games ({} connections) in {:.1} s",
+        games.len(),
+        games.len() * 2,
+        setup.elapsed().as_secs_f64()
+    );
+    let start = Instant::now();
+    let cpu_before: Vec<f64> = nodes.iter().map(ServerProcess::cpu_secs).collect();
+    let mut tasks = Vec::new();
+    for (i, g) in games.into_iter().enumerate() {
+        let seed = args.seed.wrapping_mul(0x9E37_79B9).wrapping_add(i as u64);
+        tasks.push(tokio::spawn(play(g, seed)));
+    }
+    let (mut trips, mut finished, mut failed) = (Vec::new(), 0, 0);
+    for t in tasks {
+        match t.await {
+            Ok(Ok(mut v)) => {
+                finished += 1;
+                trips.append(&mut v);
+            }
+            Ok(Err(e)) => {
+                failed += 1;
+                eprintln!("game failed: {e}");
+            }
+            Err(e) => {
+                failed += 1;
+                eprintln!("game task failed: {e}");
+            }
+        }
+    }
+    let elapsed = start.elapsed().as_secs_f64();
+    trips.sort();
+    let moves = trips.len();
+    println!("games      {finished} finished, {failed} failed");
+    println!("moves      {moves}");
+    println!("elapsed    {elapsed:.2} s");
+    println!("moves/s    {:.0}", moves as f64 / elapsed);
+    println!(
+        "round trip p50 {:.2} ms, p90 {:.2} ms, p99 {:.2} ms, max {:.2} ms (move sent → opponent has the new state)",
+        percentile(&trips, 0.50),
+        percentile(&trips, 0.90),
+        percentile(&trips, 0.99),
+        percentile(&trips, 1.0)
+    );
+    let mut total_cpu = 0.0;
+    for (i, node) in nodes.iter().enumerate() {
+        let cpu = node.cpu_secs() - cpu_before[i];
+        total_cpu += cpu;
+        let (rss, hwm) = node.memory();
+        println!(
+            "node {i}     CPU {cpu:.1} s ({:.0} % of one core), RSS {:.1} MiB with the games open, {:.1} MiB at the end, peak {:.1} MiB",
+            100.0 * cpu / elapsed,
+            open[i] as f64 / 1024.0,
+            rss as f64 / 1024.0,
+            hwm as f64 / 1024.0
+        );
+    }
+    println!(
+        "all nodes  CPU {total_cpu:.1} s, {:.0} µs a move",
+        1e6 * total_cpu / moves.max(1) as f64
+    );
+    if failed > 0 {
+        return Err(format!("{failed} games failed"));
+    }
+    Ok(())
+}
+
+/// `--waiting-rooms N`: N invites whose creators leave at once.
+async fn waiting_rooms(server: &ServerProcess, n: usize) -> Result<(), String> {
     let addr = server.addr;
+    let (idle, _) = server.memory();
+    let start = Instant::now();
+    let gate = Arc::new(tokio::sync::Semaphore::new(64));
+    let mut tasks = Vec::new();
+    for i in 0..n {
+        let gate = gate.clone();
+        tasks.push(tokio::spawn(async move {
+            let _permit = gate.acquire().await.map_err(|e| e.to_string())?;
+            let mut c = Client::hello(addr).await?;
+            c.send(&ClientMsg::Create {
+                game: spec(i),
+                clock_secs: None,
+                side: SideChoice::First,
+            })
+            .await?;
+            match c.recv(WAIT).await? {
+                ServerMsg::Seat { .. } => Ok::<(), String>(()),
+                other => Err(format!("expected a seat, got {other:?}")),
+            }
+        }));
+    }
+    for t in tasks {
+        t.await.map_err(|e| e.to_string())??;
+    }
+    let made = start.elapsed().as_secs_f64();
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    let (rss, hwm) = server.memory();
+    let db: u64 = std::fs::read_dir(&server.data)
+        .map(|d| {
+            d.flatten()
+                .filter_map(|e| e.metadata().ok())
+                .map(|m| m.len())
+                .sum()
+        })
+        .unwrap_or(0);
+    println!(
+        "waiting rooms {n} created in {made:.1} s, creators gone; server RSS {:.1} MiB idle -> {:.1} MiB after (peak {:.1} MiB); data directory {:.1} MiB",
+        idle as f64 / 1024.0,
+        rss as f64 / 1024.0,
+        hwm as f64 / 1024.0,
+        db as f64 / 1_048_576.0
+    );
+    Ok(())
+}
+
+async fn run(args: Args) -> Result<(), String> {
+    if args.nodes > 0 {
+        return run_nodes(args).await;
+    }
+    let server = ServerProcess::start(&args.server, &[])?;
+    let addr = server.addr;
+    if let Some(plies) = args.traffic {
+        return traffic(addr, plies, args.clock_secs, args.seed).await;
+    }
+    if let Some(n) = args.waiting_rooms {
+        return waiting_rooms(&server, n).await;
+    }
     let (idle_rss, _) = server.memory();
     println!(
         "server-bench: {} games on {addr} (server pid {}, {} KiB RSS idle)",
         args.games,
-        server.child.id(),
+        server.server.child.id(),
         idle_rss
     );
 
@@ -274,7 +533,7 @@ async fn run(args: Args) -> Result<(), String> {
         let clock = args.clock_secs;
         tasks.push(tokio::spawn(async move {
             let _permit = gate.acquire().await.map_err(|e| e.to_string())?;
-            set_up(addr, spec(i), clock).await
+            set_up(addr, addr, spec(i), clock).await
         }));
     }
     let mut games = Vec::new();
@@ -357,7 +616,7 @@ fn main() -> ExitCode {
     let args = match parse_args() {
         Ok(a) => a,
         Err(e) => {
-            eprintln!("error: {e}\nusage: server-bench [--games N] [--server PATH] [--clock SECS] [--seed S]");
+            eprintln!("error: {e}\nusage: server-bench [--games N] [--server PATH] [--clock SECS] [--seed S] [--traffic PLIES] [--waiting-rooms N] [--nodes N --database URL --bus URL]");
             return ExitCode::from(2);
         }
     };

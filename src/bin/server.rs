@@ -4,8 +4,13 @@
 //! ```text
 //! server [--addr HOST:PORT] [--data DIR] [--static DIR | --no-static]
 //!        [--auto-resume-ms MS] [--min-clock-secs S] [--rate N] [--burst N]
-//!        [--max-connections N]
+//!        [--max-connections N] [--max-per-address N] [--rooms-per-address N]
+//!        [--allow-origin ORIGIN]... [--database postgres://… [--bus redis://…]]
 //! ```
+//!
+//! `--database` keeps the games in PostgreSQL instead of `--data`'s SQLite
+//! file; with `--bus` the server is one node of a cluster (README, "Scaling
+//! past one machine"). Both need the `cluster` feature.
 //!
 //! Prints `listening on http://ADDR/` once it accepts connections (the
 //! load benchmark reads that line), and shuts down cleanly on Ctrl-C or
@@ -19,7 +24,8 @@ use stoneplay::server::{self, Config};
 
 const USAGE: &str = "usage: server [--addr HOST:PORT] [--data DIR] [--static DIR | --no-static]
               [--auto-resume-ms MS] [--min-clock-secs S] [--rate N] [--burst N]
-              [--max-connections N]
+              [--max-connections N] [--max-per-address N] [--rooms-per-address N]
+              [--allow-origin ORIGIN]... [--database postgres://… [--bus redis://…]]
 defaults: --addr 127.0.0.1:8080 --data ./data --static dist";
 
 fn parse_args(args: &[String]) -> Result<Config, String> {
@@ -49,6 +55,8 @@ fn parse_args(args: &[String]) -> Result<Config, String> {
                     .map_err(|_| format!("--addr expects HOST:PORT, not '{value}'"))?
             }
             "--data" => config.data_dir = PathBuf::from(value),
+            "--database" => config.database = Some(value.to_string()),
+            "--bus" => config.bus = Some(value.to_string()),
             "--static" => config.static_dir = Some(PathBuf::from(value)),
             "--auto-resume-ms" => {
                 config.auto_resume = Duration::from_millis(number("milliseconds")?)
@@ -59,6 +67,18 @@ fn parse_args(args: &[String]) -> Result<Config, String> {
             "--rate" => config.rate_per_sec = number("a number")?.max(1) as u32,
             "--burst" => config.burst = number("a number")?.max(1) as u32,
             "--max-connections" => config.max_connections = number("a number")? as usize,
+            "--max-per-address" => config.max_per_addr = number("a number")? as usize,
+            "--rooms-per-address" => {
+                config.rooms_per_addr = number("a number")?.min(u64::from(u32::MAX)) as u32
+            }
+            // Pages on another origin (a static host) that may open /ws.
+            "--allow-origin" => config.allow_origins.extend(
+                value
+                    .split(',')
+                    .map(str::trim)
+                    .filter(|o| !o.is_empty())
+                    .map(String::from),
+            ),
             _ => return Err(format!("unknown option {flag}")),
         }
     }
@@ -114,7 +134,11 @@ async fn main() -> ExitCode {
             );
         }
     }
-    let data = config.data_dir.clone();
+    let data = match (&config.database, &config.bus) {
+        (None, _) => config.data_dir.display().to_string(),
+        (Some(_), None) => "PostgreSQL".to_string(),
+        (Some(_), Some(_)) => "PostgreSQL, a cluster node on the bus".to_string(),
+    };
     let server = match server::start(config).await {
         Ok(s) => s,
         Err(e) => {
@@ -125,11 +149,20 @@ async fn main() -> ExitCode {
     let addr = server.addr();
     // Never panic on a closed stdout (a parent that stopped reading).
     say(&format!("listening on http://{addr}/"));
+    // Clients are served while the games are loaded; this line comes after.
+    let resumed = tokio::select! {
+        n = server.resumed() => n,
+        () = stop_signal() => {
+            say("shutting down: saving clocks");
+            server.shutdown().await;
+            return ExitCode::SUCCESS;
+        }
+    };
     say(&format!(
         "  WebSocket ws://{addr}/ws, protocol v{}, data in {}, {} unfinished game(s) resumed",
         stoneplay::protocol::online::PROTOCOL_VERSION,
-        data.display(),
-        server.resumed()
+        data,
+        resumed
     ));
     stop_signal().await;
     say("shutting down: saving clocks");

@@ -11,18 +11,18 @@
 //! `{"winner":"First","reason":"Timeout"}` (`winner: null` for a draw).
 //!
 //! ```text
-//! → {"type":"hello","v":1}
-//! ← {"type":"welcome","v":1,"limits":{"max_message_bytes":4096,…}}
+//! → {"type":"hello","v":2}
+//! ← {"type":"welcome","v":2,"limits":{"max_message_bytes":4096,…}}
 //! → {"type":"create","game":{"Stones":null},"clock_secs":30,"side":"random"}
 //! ← {"type":"seat","room":"6ozf6qv3mu7su72v","token":"h6gy…","side":"First","join_key":"m57h…"}
 //! ← {"type":"state","room":"6ozf6qv3mu7su72v","game_no":1,…,"status":"waiting","event":"sync"}
 //! → {"type":"move","ply":0,"mv":"a1-b2"}
-//! ← {"type":"state",…,"moves":["a1-b2"],"to_move":"Second","event":"moved"}
+//! ← {"type":"update",…,"from":0,"moves":["a1-b2"],"to_move":"Second","event":"moved"}
 //! ```
 //!
 //! # Flow
 //!
-//! 1. **Handshake.** The first message is `{"type":"hello","v":1}`. The
+//! 1. **Handshake.** The first message is `{"type":"hello","v":2}`. The
 //!    server answers [`ServerMsg::Welcome`] with its limits. A different
 //!    `v` gets `error` with code `version` ("reload the page") and the
 //!    server closes the connection; anything else before `hello` gets
@@ -37,9 +37,16 @@
 //! 3. **Play.** `move {ply, mv}` with `ply` = the number of moves in the
 //!    state you are answering (so a stale move is refused) and `mv` in the
 //!    game's notation (`b6`, `a7c5`; `c3-e5`; `d6`, `a1-a4`, `xd7`). Each
-//!    accepted move is sent to everyone in the room as a full `state`
-//!    (event `moved`). Territory Duel is played with the pass rule, and a
-//!    forced pass (`0000`) is made by the server at once.
+//!    accepted move is sent to everyone in the room as an `update` (event
+//!    `moved`): the fields of a `state`, but `moves` holds only the moves
+//!    after the first `from` (the new move, and a forced pass after it).
+//!    A client appends them to the moves it has when it has exactly
+//!    `from` of this `room` and `game_no`; otherwise it sends `sync` for
+//!    the full state. Every other change in the room (pause, draw offer,
+//!    timeout…) is an `update` too, with no moves. A full `state` comes on
+//!    entering a room, after `sync`, after a refusal and when a rematch
+//!    starts a new game. Territory Duel is played with the pass rule, and
+//!    a forced pass (`0000`) is made by the server at once.
 //! 4. **Refusals.** An action the rules or the room do not allow gets
 //!    `refused {code, reason}` followed by the full `state` (event `sync`)
 //!    so the client can re-sync. Nothing in the room changes.
@@ -75,7 +82,9 @@
 //! - **Clock:** per move, [`DEFAULT_CLOCK_SECS`] by default,
 //!   [`MIN_CLOCK_SECS`]..=[`MAX_CLOCK_SECS`]. It runs on the server from
 //!   the moment the second player sits down; each move gives the opponent
-//!   a full clock; reaching zero loses (`outcome.reason` = `Timeout`).
+//!   a full clock (a Mill removal belongs to the turn of the move that
+//!   closed the mill: the clock runs on between the two); reaching zero
+//!   loses (`outcome.reason` = `Timeout`).
 //!   `state.clock.remaining_ms` is the time left *for the side to move* when
 //!   the message was made, `running` says whether it is counting down.
 //! - **Pause:** either player, [`PAUSES_PER_PLAYER`] times per game (the
@@ -91,6 +100,9 @@
 //!   have, a new game starts in the same room with sides swapped (the
 //!   tokens stay with the players), `state.game_no` goes up and the event
 //!   is `rematch`.
+//! - **Length:** a game that reaches [`MAX_PLIES`] plies (forced passes
+//!   count) ends in a draw (`outcome.reason` = `PlyLimit`), whatever the
+//!   rules: every online game ends.
 //! - **Server restart:** rooms, moves, seats, tokens, clocks and pauses
 //!   are stored in SQLite; every unfinished game resumes. The time the
 //!   server was down is not charged to anyone.
@@ -112,8 +124,11 @@ use serde::{Deserialize, Serialize};
 use super::GameSpec;
 use crate::games::{Outcome, Side};
 
-/// The protocol version: `hello.v` must equal it.
-pub const PROTOCOL_VERSION: u32 = 1;
+/// The protocol version: `hello.v` must equal it. Version 2 sends moves
+/// as `update` (only what is new) instead of a full `state` each time.
+pub const PROTOCOL_VERSION: u32 = 2;
+/// An online game ends in a draw when it reaches this many plies.
+pub const MAX_PLIES: u32 = 1000;
 /// The path of the WebSocket endpoint on the server.
 pub const WS_PATH: &str = "/ws";
 /// The largest message the server accepts (bytes of one text frame).
@@ -172,6 +187,10 @@ pub enum ClientMsg {
     },
     /// Leave the quick-match queue.
     CancelQuickMatch,
+    /// Withdraw your invite: the creator of a room whose friend has not
+    /// joined deletes it (everyone in it is told, as for an expired
+    /// invite; the join and watch links no longer work).
+    CancelInvite,
     /// Leave the room this connection is in (a seat stays yours: reconnect
     /// with its token; the clock keeps running).
     Leave,
@@ -204,8 +223,16 @@ pub enum ClientMsg {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum ServerMsg {
-    /// The answer to a good `hello`.
-    Welcome { v: u32, limits: Limits },
+    /// The answer to a good `hello`. `server_ms` is the server's clock
+    /// (ms since the Unix epoch) when it answered: with the time the page
+    /// sent `hello`, it gives the page the offset between the two clocks
+    /// (see [`ClockState::at_ms`]). 0 from a server that does not say.
+    Welcome {
+        v: u32,
+        limits: Limits,
+        #[serde(default)]
+        server_ms: u64,
+    },
     /// Your seat in a room: sent to its holder only, on create, join,
     /// quick-match pairing and reconnect. `side` is your side in the
     /// current game (it swaps on a rematch; `state.you` always tells).
@@ -218,8 +245,12 @@ pub enum ServerMsg {
         join_key: Option<String>,
     },
     /// The whole state of the room's game: after entering a room, after
-    /// every change, and after every refusal inside a room.
+    /// `sync`, after every refusal inside a room and when a rematch starts
+    /// a new game (`from` is 0).
     State(GameState),
+    /// A change in the room: like `state`, but `moves` holds only the
+    /// moves after the first `from` (see [`GameState::apply`]).
+    Update(GameState),
     /// An action was not allowed; nothing changed.
     Refused { code: Refusal, reason: String },
     /// A message could not be understood (or the version is wrong).
@@ -230,8 +261,12 @@ pub enum ServerMsg {
     Queued { game: GameSpec, clock_secs: u32 },
     /// Left the quick-match queue.
     QueueCancelled,
-    /// The answer to `ping`.
-    Pong { t: u64 },
+    /// The answer to `ping`, with the server's clock as in `welcome`.
+    Pong {
+        t: u64,
+        #[serde(default)]
+        server_ms: u64,
+    },
     /// A message type this client does not know (from a newer server).
     #[serde(other)]
     Unknown,
@@ -251,6 +286,9 @@ pub struct Limits {
     pub pauses_per_player: u8,
     /// How long a pause lasts at most.
     pub auto_resume_ms: u64,
+    /// A game ends in a draw at this many plies.
+    #[serde(default)]
+    pub max_plies: u32,
 }
 
 /// Where the room's game stands.
@@ -305,6 +343,12 @@ pub struct ClockState {
     pub remaining_ms: u64,
     /// Counting down now (false while waiting, paused or over).
     pub running: bool,
+    /// The server's clock (ms since the Unix epoch) when `remaining_ms`
+    /// was taken. The page takes the message's travel time off the clock
+    /// with it, so it does not show the one-way delay as extra time.
+    /// 0 from a server that does not say.
+    #[serde(default)]
+    pub at_ms: u64,
 }
 
 /// The full state of a room's current game. Arrays of two are indexed by
@@ -317,7 +361,12 @@ pub struct GameState {
     pub game: GameSpec,
     /// The start position in the game's notation.
     pub start: String,
-    /// The moves played, in the game's notation.
+    /// How many moves before `moves` this message leaves out: 0 in a
+    /// `state` (all the moves), the moves the client already has in an
+    /// `update`.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub from: u32,
+    /// The moves played (after the first `from`), in the game's notation.
     pub moves: Vec<String>,
     pub to_move: Side,
     pub status: Status,
@@ -415,6 +464,33 @@ pub enum ErrorCode {
     /// A code this client does not know.
     #[serde(other)]
     Other,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
+}
+
+impl GameState {
+    /// Takes in an `update`: its moves are appended and every other field
+    /// replaced. Returns `false` (and changes nothing) when the update does
+    /// not follow this state (another room or game, or moves missing in
+    /// between): then ask for the full state with `sync`.
+    pub fn apply(&mut self, update: GameState) -> bool {
+        if update.room != self.room
+            || update.game_no != self.game_no
+            || update.from as usize != self.moves.len()
+        {
+            return false;
+        }
+        let mut moves = std::mem::take(&mut self.moves);
+        moves.extend(update.moves);
+        *self = GameState {
+            from: 0,
+            moves,
+            ..update
+        };
+        true
+    }
 }
 
 impl ClientMsg {

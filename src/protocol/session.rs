@@ -357,6 +357,17 @@ pub struct Session {
     /// The room's last state and when it arrived (monotonic ms).
     pub state: Option<GameState>,
     pub received_at: f64,
+    /// When (on this page's clock) the server took the state's clock
+    /// figures: `received_at` less the message's travel time, when the
+    /// offset between the clocks is known (see [`Session::clock_offset`]).
+    pub taken_at: f64,
+    /// The server's clock minus this page's, and the round trip it was
+    /// measured over (the smaller, the better): from `hello` → `welcome`
+    /// on each connection, refined by `ping` → `pong`.
+    pub clock_offset: Option<(f64, f64)>,
+    /// When `hello` and the last unanswered `ping` were sent.
+    hello_at: Option<f64>,
+    ping_at: Option<f64>,
     /// Waiting in the quick-match queue.
     pub queued: bool,
     /// A move sent and not yet answered: (ply, move).
@@ -392,6 +403,10 @@ impl Session {
             seat: None,
             state: None,
             received_at: 0.0,
+            taken_at: 0.0,
+            clock_offset: None,
+            hello_at: None,
+            ping_at: None,
             queued: false,
             pending: None,
             flash: None,
@@ -414,8 +429,11 @@ impl Session {
         self.link = Link::Connecting { attempt };
     }
 
-    /// The WebSocket opened: say hello (the intent follows the welcome).
-    pub fn opened(&mut self) -> Vec<Action> {
+    /// The WebSocket opened at `now`: say hello (the intent follows the
+    /// welcome).
+    pub fn opened(&mut self, now: f64) -> Vec<Action> {
+        self.hello_at = Some(now);
+        self.ping_at = None;
         vec![Action::Send(ClientMsg::Hello {
             v: PROTOCOL_VERSION,
         })]
@@ -455,11 +473,43 @@ impl Session {
         out
     }
 
+    /// Withdraws this tab's invite (the room is deleted on the server and
+    /// its seat forgotten here) and stops, when it is an invite nobody has
+    /// taken on an open connection; otherwise the same as [`Session::stop`]
+    /// (the seat stays, to come back to).
+    pub fn withdraw(&mut self) -> Vec<Action> {
+        let waiting = self
+            .state
+            .as_ref()
+            .is_some_and(|s| s.status == Status::Waiting);
+        let created = self.seat.as_ref().is_some_and(|s| s.created);
+        let room = self.seat.as_ref().map(|s| s.room.clone());
+        match room {
+            Some(room) if waiting && created && self.entered && self.link == Link::Open => {
+                self.intent = Intent::Idle;
+                self.seat = None;
+                vec![
+                    Action::Send(ClientMsg::CancelInvite),
+                    Action::Forget { room },
+                    Action::Stop,
+                ]
+            }
+            _ => self.stop(),
+        }
+    }
+
     /// Takes in one message from the server.
     pub fn receive(&mut self, msg: ServerMsg, now: f64) -> Vec<Action> {
         let mut out = Vec::new();
         match msg {
-            ServerMsg::Welcome { limits, .. } => {
+            ServerMsg::Welcome {
+                limits, server_ms, ..
+            } => {
+                // A new connection may reach another node: measure afresh.
+                self.clock_offset = None;
+                if let Some(sent) = self.hello_at.take() {
+                    self.clock_sample(sent, server_ms, now);
+                }
                 self.link = Link::Open;
                 self.ever_open = true;
                 self.auto_resume_ms = Some(limits.auto_resume_ms);
@@ -490,6 +540,18 @@ impl Session {
                 self.seat = Some(seat.clone());
                 out.push(Action::Remember { seat, over: false });
             }
+            ServerMsg::Update(update) => {
+                // Moves after the ones we have: merged into the state. An
+                // update that does not follow it asks for the whole state.
+                let merged = self
+                    .state
+                    .clone()
+                    .and_then(|mut s| s.apply(update).then_some(s));
+                match merged {
+                    Some(state) => out.extend(self.receive(ServerMsg::State(state), now)),
+                    None => out.push(Action::Send(ClientMsg::Sync)),
+                }
+            }
             ServerMsg::State(state) => {
                 self.entered = true;
                 self.pending = self.pending.take().filter(|(ply, _)| {
@@ -518,8 +580,9 @@ impl Session {
                     }
                 }
                 self.game = Some(state.game);
-                self.state = Some(state);
                 self.received_at = now;
+                self.taken_at = now - self.travel_time(state.clock.at_ms, now);
+                self.state = Some(state);
             }
             ServerMsg::Refused { code, reason } => {
                 self.pending = None;
@@ -572,7 +635,12 @@ impl Session {
             }
             ServerMsg::Queued { .. } => self.queued = true,
             ServerMsg::QueueCancelled => self.queued = false,
-            ServerMsg::Pong { .. } | ServerMsg::Unknown => {}
+            ServerMsg::Pong { server_ms, .. } => {
+                if let Some(sent) = self.ping_at.take() {
+                    self.clock_sample(sent, server_ms, now);
+                }
+            }
+            ServerMsg::Unknown => {}
         }
         out
     }
@@ -624,13 +692,46 @@ impl Session {
         moves
     }
 
+    /// A ping to send now (`t` is for the server to echo).
+    pub fn ping(&mut self, t: u64, now: f64) -> Vec<Action> {
+        self.ping_at = Some(now);
+        vec![Action::Send(ClientMsg::Ping { t })]
+    }
+
+    /// One measurement of the clocks' offset: a message sent at `sent`
+    /// (this page's clock) answered with the server's clock `server_ms`,
+    /// received at `now`. The server read its clock somewhere in the
+    /// round trip; the middle is the best guess, off by at most half the
+    /// round trip, so the sample over the shortest round trip is kept.
+    fn clock_sample(&mut self, sent: f64, server_ms: u64, now: f64) {
+        let rtt = now - sent;
+        if server_ms == 0 || !rtt.is_finite() || rtt < 0.0 {
+            return;
+        }
+        let offset = server_ms as f64 + rtt / 2.0 - now;
+        if self.clock_offset.is_none_or(|(_, best)| rtt <= best) {
+            self.clock_offset = Some((offset, rtt));
+        }
+    }
+
+    /// How long ago (at `now`) the server took a clock figure it stamped
+    /// `at_ms`: the message's travel time. It is at least 0 and at most the
+    /// measured round trip, whatever the clocks say; 0 when the server
+    /// does not stamp or the offset is not known yet.
+    fn travel_time(&self, at_ms: u64, now: f64) -> f64 {
+        match self.clock_offset {
+            Some((offset, rtt)) if at_ms > 0 => (now + offset - at_ms as f64).clamp(0.0, rtt),
+            _ => 0.0,
+        }
+    }
+
     /// Milliseconds left on the clock of the side to move at `now`.
     pub fn clock_left(&self, now: f64) -> Option<f64> {
         let s = self.state.as_ref()?;
         Some(left_now(
             s.clock.remaining_ms,
             s.clock.running,
-            self.received_at,
+            self.taken_at,
             now,
         ))
     }
@@ -639,7 +740,7 @@ impl Session {
     pub fn auto_resume_left(&self, now: f64) -> Option<f64> {
         let s = self.state.as_ref()?;
         let ms = s.auto_resume_ms.filter(|_| s.status == Status::Paused)?;
-        Some(left_now(ms, true, self.received_at, now))
+        Some(left_now(ms, true, self.taken_at, now))
     }
 
     /// The flash message, if it is younger than `max_age_ms` at `now`.
@@ -843,6 +944,7 @@ mod tests {
             max_clock_secs: 3600,
             pauses_per_player: 3,
             auto_resume_ms: 120_000,
+            max_plies: 1000,
         }
     }
 
@@ -858,6 +960,7 @@ mod tests {
             game_no: 1,
             game: GameSpec::Ataxx(AtaxxRules::default()),
             start: String::new(),
+            from: 0,
             moves: moves.iter().map(|m| m.to_string()).collect(),
             to_move,
             status,
@@ -865,6 +968,7 @@ mod tests {
             clock: ClockState {
                 per_move_ms: 30_000,
                 remaining_ms: 20_000,
+                at_ms: 0,
                 running: status == Status::Playing,
             },
             pauses_left: [3, 3],
@@ -894,7 +998,59 @@ mod tests {
         ServerMsg::Welcome {
             v: PROTOCOL_VERSION,
             limits: limits(),
+            server_ms: 0,
         }
+    }
+
+    /// Cancel on an invite nobody took withdraws it (the server deletes
+    /// the room, the seat is forgotten); once the game has started, or
+    /// for a seat that was not created here, it only stops.
+    #[test]
+    fn cancel_withdraws_an_invite_nobody_took() {
+        let game = GameSpec::Ataxx(AtaxxRules::default());
+        let invite = |status: Status, created: bool| {
+            let mut s = Session::new(Intent::Create {
+                game,
+                clock_secs: 30,
+                side: SideChoice::Second,
+            });
+            s.connecting();
+            s.opened(0.0);
+            s.receive(welcome(), 0.0);
+            s.receive(
+                ServerMsg::Seat {
+                    room: ROOM.into(),
+                    token: "t".repeat(32),
+                    side: Side::Second,
+                    join_key: Some(KEY.into()),
+                },
+                1.0,
+            );
+            s.seat.as_mut().unwrap().created = created;
+            let st = state(&[], Side::First, status, Some(Side::Second), Event::Sync);
+            s.receive(ServerMsg::State(st), 2.0);
+            s
+        };
+        let mut s = invite(Status::Waiting, true);
+        assert_eq!(
+            s.withdraw(),
+            [
+                Action::Send(ClientMsg::CancelInvite),
+                Action::Forget { room: ROOM.into() },
+                Action::Stop
+            ]
+        );
+        assert_eq!(s.intent, Intent::Idle);
+        assert_eq!(s.seat, None);
+        assert_eq!(s.closed(3.0), None, "no reconnecting after a withdrawal");
+        for (status, created) in [(Status::Playing, true), (Status::Waiting, false)] {
+            let mut s = invite(status, created);
+            assert_eq!(s.withdraw(), [Action::Stop], "{status:?} {created}");
+        }
+        // Not connected: nothing to tell the server; the seat stays.
+        let mut s = invite(Status::Waiting, true);
+        s.closed(3.0);
+        assert_eq!(s.withdraw(), [Action::Stop]);
     }
 
     #[test]
@@ -907,7 +1063,7 @@ mod tests {
         });
         s.connecting();
         assert_eq!(
-            sends(&s.opened()),
+            sends(&s.opened(0.0)),
             [ClientMsg::Hello {
                 v: PROTOCOL_VERSION
             }]
@@ -1000,7 +1156,7 @@ mod tests {
             "the second failure waits longer"
         );
         s.connecting();
-        s.opened();
+        s.opened(0.0);
         let a = s.receive(welcome(), 2000.0);
         assert_eq!(
             sends(&a),
@@ -1019,7 +1175,7 @@ mod tests {
             room: ROOM.into(),
             token: "t".into(),
         });
-        s.opened();
+        s.opened(0.0);
         s.receive(welcome(), 0.0);
         s.receive(
             ServerMsg::State(state(
@@ -1085,7 +1241,7 @@ mod tests {
             room: ROOM.into(),
             token: "t".into(),
         });
-        s.opened();
+        s.opened(0.0);
         s.receive(welcome(), 0.0);
         let a = s.receive(
             ServerMsg::Refused {
@@ -1142,7 +1298,7 @@ mod tests {
             game,
             clock_secs: 30,
         });
-        s.opened();
+        s.opened(0.0);
         assert_eq!(
             sends(&s.receive(welcome(), 0.0)),
             [ClientMsg::QuickMatch {
@@ -1162,7 +1318,7 @@ mod tests {
         s.closed(2.0);
         assert!(!s.queued);
         s.connecting();
-        s.opened();
+        s.opened(0.0);
         assert_eq!(
             sends(&s.receive(welcome(), 600.0)),
             [ClientMsg::QuickMatch {
@@ -1215,6 +1371,128 @@ mod tests {
             [Action::Send(ClientMsg::CancelQuickMatch), Action::Stop]
         );
         assert_eq!(c.closed(1.0), None);
+    }
+
+    #[test]
+    fn updates_append_moves_and_a_gap_asks_for_the_whole_state() {
+        let mut s = Session::new(Intent::Watch { room: ROOM.into() });
+        s.receive(welcome(), 0.0);
+        s.receive(
+            ServerMsg::State(state(
+                &["b6", "f2"],
+                Side::First,
+                Status::Playing,
+                None,
+                Event::Sync,
+            )),
+            1.0,
+        );
+        let mut up = state(&["c5"], Side::Second, Status::Playing, None, Event::Moved);
+        up.from = 2;
+        assert_eq!(s.receive(ServerMsg::Update(up.clone()), 2.0), []);
+        let st = s.state.as_ref().unwrap();
+        assert_eq!(st.moves, ["b6", "f2", "c5"]);
+        assert_eq!(
+            (st.from, st.to_move, st.event),
+            (0, Side::Second, Event::Moved)
+        );
+        assert_eq!(s.received_at, 2.0);
+        // The same update again no longer follows: ask for everything,
+        // keep what we have.
+        let a = s.receive(ServerMsg::Update(up), 3.0);
+        assert_eq!(sends(&a), [ClientMsg::Sync]);
+        assert_eq!(s.state.as_ref().unwrap().moves.len(), 3);
+        // Another game of the room (or no state at all): the same.
+        let mut other = state(&[], Side::First, Status::Playing, None, Event::Moved);
+        other.game_no = 2;
+        other.from = 3;
+        assert_eq!(
+            sends(&s.receive(ServerMsg::Update(other.clone()), 4.0)),
+            [ClientMsg::Sync]
+        );
+        let mut fresh = Session::new(Intent::Watch { room: ROOM.into() });
+        assert_eq!(
+            sends(&fresh.receive(ServerMsg::Update(other), 4.0)),
+            [ClientMsg::Sync]
+        );
+    }
+
+    /// The page's clock is 1,000,000 ms behind the server's. `hello` at
+    /// 100, `welcome` stamped 1,000,140 and received at 180: a round trip
+    /// of 80, so the server's clock is 1,000,140 + 40 - 180 = 999,999.6...
+    /// ahead. A state stamped 1,000,500 reaching the page at 650 (page
+    /// time 650 is server time 1,000,650) travelled 150 ms, but no more
+    /// than the round trip is ever taken off: 80.
+    #[test]
+    fn the_clock_shown_takes_the_travel_time_off() {
+        let mut s = Session::new(Intent::Watch { room: ROOM.into() });
+        s.connecting();
+        s.opened(100.0);
+        let welcome_at = |server_ms| ServerMsg::Welcome {
+            v: PROTOCOL_VERSION,
+            limits: limits(),
+            server_ms,
+        };
+        s.receive(welcome_at(1_000_140), 180.0);
+        let (offset, rtt) = s.clock_offset.expect("measured by hello/welcome");
+        assert_eq!(rtt, 80.0);
+        assert_eq!(offset, 1_000_140.0 + 40.0 - 180.0);
+        // Stamped 30 ms before it arrived (server time): 30 ms taken off.
+        let mut st = state(&["b6"], Side::Second, Status::Playing, None, Event::Moved);
+        st.clock.at_ms = (300.0 + offset) as u64 - 30;
+        s.receive(ServerMsg::State(st.clone()), 300.0);
+        assert_eq!(s.received_at, 300.0);
+        let left = s.clock_left(1_300.0).unwrap();
+        assert!((left - (20_000.0 - 1_000.0 - 30.0)).abs() < 1.0, "{left}");
+        // A stamp far in the past (a slow link or a wrong clock): at most
+        // the round trip.
+        st.clock.at_ms = (650.0 + offset) as u64 - 5_000;
+        s.receive(ServerMsg::State(st.clone()), 650.0);
+        assert_eq!(s.clock_left(650.0), Some(20_000.0 - 80.0));
+        // A stamp from the future (clocks off): nothing taken off.
+        st.clock.at_ms = (700.0 + offset) as u64 + 5_000;
+        s.receive(ServerMsg::State(st.clone()), 700.0);
+        assert_eq!(s.clock_left(700.0), Some(20_000.0));
+        // A ping over a shorter round trip refines the offset; a longer
+        // one does not replace it.
+        assert_eq!(
+            sends(&s.ping(8_000, 1_000.0)),
+            [ClientMsg::Ping { t: 8_000 }]
+        );
+        s.receive(
+            ServerMsg::Pong {
+                t: 8_000,
+                server_ms: 1_001_000,
+            },
+            1_020.0,
+        );
+        assert_eq!(s.clock_offset, Some((1_001_000.0 + 10.0 - 1_020.0, 20.0)));
+        s.ping(9_000, 2_000.0);
+        s.receive(
+            ServerMsg::Pong {
+                t: 9_000,
+                server_ms: 1_002_000,
+            },
+            2_500.0,
+        );
+        assert_eq!(s.clock_offset.unwrap().1, 20.0);
+        // A pong nobody asked for changes nothing.
+        s.receive(ServerMsg::Pong { t: 1, server_ms: 5 }, 2_600.0);
+        assert_eq!(s.clock_offset.unwrap().1, 20.0);
+        // A server that does not stamp: the clock is as received.
+        let mut old = Session::new(Intent::Watch { room: ROOM.into() });
+        old.opened(0.0);
+        old.receive(welcome(), 50.0);
+        assert_eq!(old.clock_offset, None);
+        st.clock.at_ms = 0;
+        old.receive(ServerMsg::State(st), 60.0);
+        assert_eq!(old.clock_left(60.0), Some(20_000.0));
+        // A new connection measures afresh (it may reach another node).
+        s.closed(3_000.0);
+        s.connecting();
+        s.opened(4_000.0);
+        s.receive(welcome_at(2_000_000), 4_200.0);
+        assert_eq!(s.clock_offset, Some((2_000_000.0 + 100.0 - 4_200.0, 200.0)));
     }
 
     #[test]

@@ -7,6 +7,7 @@
 // large `state`: boxing them would buy nothing.
 #![allow(clippy::result_large_err)]
 
+use std::net::IpAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -15,10 +16,12 @@ use futures_util::{SinkExt, StreamExt};
 use tokio::sync::{mpsc, Notify};
 use tokio::time::Instant;
 
-use super::hub::{refused, ConnEvent, ConnGuard, ConnHandle, Hub, Quick};
+use super::hub::{refused, ConnEvent, ConnHandle, Hub, Quick};
+use super::listen::Ticket;
 use super::room::{Action, Attach, RoomCmd};
 use crate::protocol::online::{
-    ClientMsg, ErrorCode, Event, Limits, Refusal, ServerMsg, MAX_CLOCK_SECS, PROTOCOL_VERSION,
+    ClientMsg, ErrorCode, Event, Limits, Refusal, ServerMsg, MAX_CLOCK_SECS, MAX_PLIES,
+    PROTOCOL_VERSION,
 };
 
 /// WebSocket close codes the server uses.
@@ -82,6 +85,8 @@ struct Conn {
     /// The quick-match queue key this connection waits under.
     queued: Option<String>,
     rooms_created: u32,
+    /// The client's address (new games are limited per address).
+    peer: IpAddr,
 }
 
 fn error(code: ErrorCode, message: impl Into<String>) -> ServerMsg {
@@ -144,7 +149,7 @@ pub fn parse(text: &str) -> Result<ClientMsg, ServerMsg> {
 }
 
 /// Serves one upgraded WebSocket until it closes.
-pub async fn run(socket: WebSocket, hub: Arc<Hub>, _guard: ConnGuard) {
+pub async fn run(socket: WebSocket, hub: Arc<Hub>, _ticket: Arc<Ticket>, peer: IpAddr) {
     let cfg = hub.config.clone();
     let (sink, mut stream) = socket.split();
     let (out_tx, out_rx) = mpsc::channel(cfg.out_queue);
@@ -166,6 +171,7 @@ pub async fn run(socket: WebSocket, hub: Arc<Hub>, _guard: ConnGuard) {
         room: None,
         queued: None,
         rooms_created: 0,
+        peer,
     };
     let mut bucket = Bucket {
         tokens: f64::from(cfg.burst),
@@ -233,7 +239,7 @@ pub async fn run(socket: WebSocket, hub: Arc<Hub>, _guard: ConnGuard) {
                 }
                 let _ = handle.out_ping();
             }
-            _ = shutdown.changed() => break Some((close::RESTART, "server restarting")),
+            () = super::listen::stopped(&mut shutdown) => break Some((close::RESTART, "server restarting")),
         }
     };
 
@@ -329,6 +335,19 @@ impl Conn {
         self.handle.send(msg);
     }
 
+    /// Whether this client's address may start one more game (counted);
+    /// if not, it is told so.
+    fn may_create(&self) -> bool {
+        if self.hub.creations.take(self.peer) {
+            return true;
+        }
+        self.send(&refused(
+            Refusal::Full,
+            "too many new games from your address: try again in a few minutes",
+        ));
+        false
+    }
+
     fn limits(&self) -> Limits {
         let c = &self.hub.config;
         Limits {
@@ -339,6 +358,7 @@ impl Conn {
             max_clock_secs: MAX_CLOCK_SECS,
             pauses_per_player: c.pauses_per_player,
             auto_resume_ms: c.auto_resume.as_millis() as u64,
+            max_plies: MAX_PLIES,
         }
     }
 
@@ -364,6 +384,7 @@ impl Conn {
             self.send(&ServerMsg::Welcome {
                 v: PROTOCOL_VERSION,
                 limits: self.limits(),
+                server_ms: super::store::now_ms(),
             });
             return Flow::Go;
         }
@@ -388,6 +409,9 @@ impl Conn {
                     ));
                     return Flow::Go;
                 }
+                if !self.may_create() {
+                    return Flow::Go;
+                }
                 match self.hub.create(game, clock_secs, side).await {
                     Ok((code, token)) => {
                         self.rooms_created += 1;
@@ -404,6 +428,9 @@ impl Conn {
             ClientMsg::QuickMatch { game, clock_secs } => {
                 if self.queued.is_some() {
                     self.send(&refused(Refusal::AlreadyQueued, "you are already waiting"));
+                    return Flow::Go;
+                }
+                if !self.may_create() {
                     return Flow::Go;
                 }
                 match self.hub.quick_match(&self.handle, game, clock_secs).await {
@@ -433,7 +460,10 @@ impl Conn {
                 }
             }
             ClientMsg::Leave => self.leave().await,
-            ClientMsg::Ping { t } => self.send(&ServerMsg::Pong { t }),
+            ClientMsg::Ping { t } => self.send(&ServerMsg::Pong {
+                t,
+                server_ms: super::store::now_ms(),
+            }),
             ClientMsg::Sync => self.act(Action::Sync).await,
             ClientMsg::Move { ply, mv } => self.act(Action::Move { ply, mv }).await,
             ClientMsg::Pause => self.act(Action::Pause).await,
@@ -442,6 +472,7 @@ impl Conn {
             ClientMsg::OfferDraw => self.act(Action::OfferDraw).await,
             ClientMsg::AnswerDraw { accept } => self.act(Action::AnswerDraw(accept)).await,
             ClientMsg::Rematch => self.act(Action::Rematch).await,
+            ClientMsg::CancelInvite => self.act(Action::CancelInvite).await,
         }
         Flow::Go
     }

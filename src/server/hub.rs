@@ -6,7 +6,7 @@
 #![allow(clippy::result_large_err)]
 
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use axum::extract::ws::{Message, Utf8Bytes};
@@ -73,6 +73,20 @@ impl ConnHandle {
     pub fn alive(&self) -> bool {
         !self.out.is_closed()
     }
+
+    /// Tells the connection's own task something (`false` if it is gone).
+    pub fn tell(&self, event: ConnEvent) -> bool {
+        self.ctl.try_send(event).is_ok()
+    }
+
+    /// Closes the connection with code 1012 (restart): the page reconnects
+    /// by itself.
+    pub fn close_to_reconnect(&self, reason: &str) -> bool {
+        self.send_raw(Message::Close(Some(axum::extract::ws::CloseFrame {
+            code: 1012,
+            reason: reason.into(),
+        })))
+    }
 }
 
 /// A refusal, or the server failing (storage).
@@ -119,6 +133,13 @@ pub struct Hub {
     next_id: AtomicU64,
     connections: AtomicUsize,
     shutdown: watch::Sender<bool>,
+    /// The last write to the store failed (see [`Hub::storage_result`]).
+    storage_failing: AtomicBool,
+    /// New games per client address.
+    pub creations: super::limits::Buckets,
+    /// The other nodes, when this one is part of a cluster.
+    #[cfg(feature = "cluster")]
+    cluster: std::sync::OnceLock<Arc<super::cluster::Cluster>>,
 }
 
 /// Counts a connection while it lives.
@@ -137,7 +158,9 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 
 impl Hub {
     pub fn new(config: Config, store: Store) -> Arc<Hub> {
+        let creations = super::limits::Buckets::new(config.rooms_per_addr, config.room_every);
         Arc::new(Hub {
+            creations,
             config,
             store,
             rooms: Mutex::new(HashMap::new()),
@@ -146,7 +169,45 @@ impl Hub {
             next_id: AtomicU64::new(1),
             connections: AtomicUsize::new(0),
             shutdown: watch::channel(false).0,
+            storage_failing: AtomicBool::new(false),
+            #[cfg(feature = "cluster")]
+            cluster: std::sync::OnceLock::new(),
         })
+    }
+
+    /// Makes this hub a node of `cluster` (once, at start).
+    #[cfg(feature = "cluster")]
+    pub fn set_cluster(&self, cluster: Arc<super::cluster::Cluster>) {
+        let _ = self.cluster.set(cluster);
+    }
+
+    #[cfg(feature = "cluster")]
+    pub fn cluster(&self) -> Option<&Arc<super::cluster::Cluster>> {
+        self.cluster.get()
+    }
+
+    /// Every room listed (their codes and tasks; a cluster's proxies too).
+    pub fn listed(&self) -> Vec<(String, mpsc::Sender<RoomCmd>)> {
+        lock(&self.rooms)
+            .iter()
+            .filter(|(_, e)| !e.tx.is_closed())
+            .map(|(code, e)| (code.clone(), e.tx.clone()))
+            .collect()
+    }
+
+    /// Lists a task that stands for a room (a cluster's proxy to the node
+    /// that referees it).
+    pub fn list(&self, code: &str, tx: mpsc::Sender<RoomCmd>) {
+        let instance = self.next_id();
+        lock(&self.rooms).insert(code.to_string(), RoomEntry { instance, tx });
+    }
+
+    /// Unlists `code` if `tx` is still the task listed for it.
+    pub fn unlist(&self, code: &str, tx: &mpsc::Sender<RoomCmd>) {
+        let mut rooms = lock(&self.rooms);
+        if rooms.get(code).is_some_and(|e| e.tx.same_channel(tx)) {
+            rooms.remove(code);
+        }
     }
 
     pub fn next_id(&self) -> u64 {
@@ -167,6 +228,43 @@ impl Hub {
     /// Changes to `true` when the server shuts down.
     pub fn shutdown_signal(&self) -> watch::Receiver<bool> {
         self.shutdown.subscribe()
+    }
+
+    /// Notes how a write went. The first failure is said loudly (and
+    /// again when writes work once more); every failed write is logged.
+    /// While writes fail, nothing is done that cannot be stored: moves and
+    /// other actions are refused, and so are new games (making a room is a
+    /// write too), until a write succeeds again.
+    pub fn storage_result(&self, what: &str, result: &Result<(), String>) {
+        match result {
+            Ok(()) => {
+                if self.storage_failing.swap(false, Ordering::Relaxed) {
+                    eprintln!("server: storage works again; games are stored and accepted");
+                }
+            }
+            Err(e) => {
+                if !self.storage_failing.swap(true, Ordering::Relaxed) {
+                    let check = match self.config.database {
+                        Some(_) => {
+                            "check that PostgreSQL (--database) runs and has room".to_string()
+                        }
+                        None => format!(
+                            "check the free space and permissions of the data directory {}",
+                            self.config.data_dir.display()
+                        ),
+                    };
+                    eprintln!(
+                        "server: ERROR: CANNOT STORE GAMES ({e}). Every move and every new game is refused until writes succeed again: {check}"
+                    );
+                }
+                eprintln!("server: {what}: not stored, refused: {e}");
+            }
+        }
+    }
+
+    /// Whether the last write to the store failed.
+    pub fn storage_failing(&self) -> bool {
+        self.storage_failing.load(Ordering::Relaxed)
     }
 
     pub fn rooms_in_memory(&self) -> usize {
@@ -202,7 +300,7 @@ impl Hub {
     }
 
     /// The task of a room: in memory, or loaded from the store.
-    async fn room(
+    pub async fn room(
         self: &Arc<Self>,
         code: &str,
     ) -> Result<Option<mpsc::Sender<RoomCmd>>, ServerMsg> {
@@ -215,12 +313,33 @@ impl Hub {
         if let Some(tx) = listed(self) {
             return Ok(Some(tx));
         }
+        // In a cluster, the node holding the room's lease referees it;
+        // another node forwards to it. Asked before loading one at a time:
+        // taking a dead node's room may wait for its lease to lapse.
+        #[cfg(feature = "cluster")]
+        let owner = match self.cluster() {
+            Some(cluster) => Some(cluster.claim(code).await.map_err(server_error)?),
+            None => None,
+        };
         let _one_at_a_time = self.loading.lock().await;
         if let Some(tx) = listed(self) {
             return Ok(Some(tx));
         }
         if *self.shutdown.borrow() {
             return Ok(None);
+        }
+        #[cfg(feature = "cluster")]
+        if let (Some(cluster), Some(owner)) = (self.cluster(), owner) {
+            use super::cluster::Owner;
+            match owner {
+                Owner::Mine => {}
+                Owner::Nobody => return Ok(None),
+                Owner::Other(node) => {
+                    let tx = cluster.spawn_proxy(code, &node);
+                    self.list(code, tx.clone());
+                    return Ok(Some(tx));
+                }
+            }
         }
         match self.store.load(code).await {
             Ok(None) => Ok(None),
@@ -293,8 +412,8 @@ impl Hub {
             spec,
             clock_ms,
             tokens: [
-                Some(tokens[0].clone()),
-                both_seated.then(|| tokens[1].clone()),
+                Some(ids::seal(&tokens[0])),
+                both_seated.then(|| ids::seal(&tokens[1])),
             ],
             join_key: if both_seated {
                 None
@@ -319,7 +438,9 @@ impl Hub {
         let mut last_error = String::new();
         for _ in 0..3 {
             let code = fresh(ids::ROOM_BYTES)?;
-            match self.store.save(&code, &meta, true, Vec::new()).await {
+            let result = self.store.save(&code, &meta, true, Vec::new()).await;
+            self.storage_result("a new room", &result);
+            match result {
                 Ok(()) => {
                     let stored = Stored {
                         code: code.clone(),
@@ -329,7 +450,12 @@ impl Hub {
                     self.spawn_room(stored).map_err(server_error)?;
                     return Ok((code, tokens));
                 }
-                Err(e) => last_error = e,
+                Err(e) if e.contains("UNIQUE") => last_error = e,
+                Err(_) => {
+                    return Err(server_error(
+                        "the server cannot store new games right now: try again in a while",
+                    ))
+                }
             }
         }
         Err(server_error(last_error))
@@ -370,6 +496,10 @@ impl Hub {
             "{}/{clock_ms}",
             serde_json::to_string(&spec).unwrap_or_default()
         );
+        #[cfg(feature = "cluster")]
+        if let Some(cluster) = self.cluster() {
+            return self.cluster_match(cluster, conn, key, spec, clock_ms).await;
+        }
         let partner = {
             let mut queue = lock(&self.queue);
             match queue.remove(&key) {
@@ -410,8 +540,42 @@ impl Hub {
         })
     }
 
+    /// Quick match across the nodes of a cluster: the queue is in the
+    /// database, and the partner's node is told over the bus.
+    #[cfg(feature = "cluster")]
+    async fn cluster_match(
+        self: &Arc<Self>,
+        cluster: &Arc<super::cluster::Cluster>,
+        conn: &ConnHandle,
+        key: String,
+        spec: GameSpec,
+        clock_ms: u64,
+    ) -> Result<Quick, ServerMsg> {
+        let Some(partner) = cluster.pair(&key, conn).await.map_err(server_error)? else {
+            return Ok(Quick::Queued(key));
+        };
+        let result = self.new_room(spec, clock_ms, random_side()?, true).await;
+        let (code, [first, second]) = match result {
+            Ok(r) => r,
+            Err(e) => {
+                cluster.requeue(&key, &partner).await;
+                return Err(e);
+            }
+        };
+        cluster.matched(&partner, &code, &first).await;
+        Ok(Quick::Matched {
+            room: code,
+            token: second,
+        })
+    }
+
     /// Leaves the queue (if this connection is the one waiting under `key`).
     pub fn cancel_quick_match(&self, key: &str, conn_id: u64) {
+        #[cfg(feature = "cluster")]
+        if let Some(cluster) = self.cluster() {
+            cluster.cancel(conn_id);
+            return;
+        }
         let mut queue = lock(&self.queue);
         if queue.get(key).is_some_and(|w| w.conn.id == conn_id) {
             queue.remove(key);
@@ -420,6 +584,18 @@ impl Hub {
 
     /// Ends every connection, saves every room's clock and closes the store.
     pub async fn shutdown(&self) {
+        // A cluster node hands its rooms over to the others instead.
+        #[cfg(feature = "cluster")]
+        if let Some(cluster) = self.cluster() {
+            cluster
+                .drain(|| {
+                    self.shutdown.send_replace(true);
+                })
+                .await;
+            lock(&self.rooms).clear();
+            self.store.close().await;
+            return;
+        }
         self.shutdown.send_replace(true);
         let rooms: Vec<mpsc::Sender<RoomCmd>> =
             lock(&self.rooms).values().map(|e| e.tx.clone()).collect();

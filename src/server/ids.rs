@@ -58,6 +58,34 @@ pub fn same_secret(a: &str, b: &str) -> bool {
             == 0
 }
 
+/// How a stored seat token starts: what follows is the SHA-256 of the
+/// token (base32), not the token.
+pub const SEALED: &str = "sha256:";
+
+/// What the store keeps of a seat token: its SHA-256, so a leaked
+/// database seats nobody. A token already sealed stays as it is.
+pub fn seal(token: &str) -> String {
+    use sha2::{Digest, Sha256};
+    if token.starts_with(SEALED) {
+        return token.to_string();
+    }
+    format!("{SEALED}{}", base32(&Sha256::digest(token.as_bytes())))
+}
+
+/// Whether `presented` is the token that `stored` keeps (sealed, or in
+/// plain text in a room stored before tokens were sealed). A presented
+/// text that is itself a seal (taken from a leaked database) never is.
+pub fn token_matches(stored: &str, presented: &str) -> bool {
+    if presented.starts_with(SEALED) {
+        return false;
+    }
+    if stored.starts_with(SEALED) {
+        same_secret(stored, &seal(presented))
+    } else {
+        same_secret(stored, presented)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -75,5 +103,23 @@ mod tests {
         assert!(same_secret("abc", "abc"));
         assert!(!same_secret("abc", "abd"));
         assert!(!same_secret("abc", "abcd"));
+    }
+
+    #[test]
+    fn sealed_tokens() {
+        let token = random(TOKEN_BYTES).unwrap();
+        let sealed = seal(&token);
+        assert!(sealed.starts_with(SEALED) && !sealed.contains(&token));
+        assert_eq!(seal(&sealed), sealed, "sealing twice changes nothing");
+        assert!(token_matches(&sealed, &token));
+        assert!(!token_matches(&sealed, &random(TOKEN_BYTES).unwrap()));
+        assert!(
+            !token_matches(&sealed, &sealed),
+            "the seal itself seats nobody"
+        );
+        assert!(
+            token_matches(&token, &token),
+            "a room stored before sealing"
+        );
     }
 }

@@ -110,6 +110,11 @@ impl Live {
         each!(self, r => r.resign(side))
     }
 
+    /// The game reached the online ply cap: a draw.
+    pub fn ply_limit_draw(&mut self) {
+        each!(self, r => r.ply_limit_draw())
+    }
+
     pub fn agree_draw(&mut self) {
         each!(self, r => r.agree_draw())
     }

@@ -1,36 +1,47 @@
 //! The online-play server (feature `server`): the built app as static
 //! files and the game endpoint `/ws` on one port.
 //!
-//! Layout: [`conn`] serves one WebSocket (parsing, rate limit, bounded
-//! outgoing queue); [`hub`] holds what connections share (rooms in memory,
-//! the quick-match queue); [`room`] is one task per room (game, clock,
-//! pause timer, broadcast); [`store`] keeps rooms and moves in SQLite;
-//! [`live`] drives the rules engine from move text; [`ids`] makes codes
-//! and tokens. The messages are [`crate::protocol::online`].
+//! Layout: [`listen`] accepts connections (every one counted, header and
+//! idle timeouts); [`web`] checks the `Origin` of `/ws`, serves the app's
+//! files and sets the security and cache headers; [`conn`] serves one
+//! WebSocket (parsing, rate limit, bounded outgoing queue); [`hub`] holds
+//! what connections share (rooms in memory, the quick-match queue);
+//! [`room`] is one task per room (game, clock, pause timer, expiry,
+//! broadcast); [`store`] keeps rooms and moves in SQLite; [`limits`]
+//! counts per client address; [`live`] drives the rules engine from move
+//! text; [`ids`] makes codes and tokens. The messages are
+//! [`crate::protocol::online`].
 //!
 //! [`start`] runs a server on the current Tokio runtime (port 0 picks a
 //! free port, as the tests do); `bin/server.rs` is the command line.
 
 pub mod client;
+#[cfg(feature = "cluster")]
+pub mod cluster;
 pub mod conn;
 pub mod hub;
 pub mod ids;
+pub mod limits;
+pub mod listen;
 pub mod live;
+#[cfg(feature = "cluster")]
+pub mod pg;
 pub mod room;
 pub mod store;
+pub mod web;
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
-use axum::extract::{State, WebSocketUpgrade};
-use axum::http::StatusCode;
+use axum::extract::{ConnectInfo, State, WebSocketUpgrade};
+use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
-use axum::serve::ListenerExt;
+use axum::Extension;
 use axum::Router;
-use tower_http::services::ServeDir;
+use tokio::sync::watch;
 
 use crate::protocol::online::{
     AUTO_RESUME_SECS, MAX_MESSAGE_BYTES, MIN_CLOCK_SECS, PAUSES_PER_PLAYER, WS_PATH,
@@ -45,6 +56,12 @@ pub struct Config {
     pub addr: SocketAddr,
     /// Where the SQLite file lives (`./data`).
     pub data_dir: PathBuf,
+    /// `postgres://…`: keep the games in PostgreSQL instead of SQLite
+    /// (feature `cluster`).
+    pub database: Option<String>,
+    /// `redis://…`: be one node of a cluster that shares `database`
+    /// (feature `cluster`; needs `database`).
+    pub bus: Option<String>,
     /// The built app to serve at `/` (`dist`); `None` serves only `/ws`.
     pub static_dir: Option<PathBuf>,
     /// A pause ends by itself after this long (2 minutes).
@@ -65,9 +82,29 @@ pub struct Config {
     /// (pongs count) is closed.
     pub ping_interval: Duration,
     pub idle_timeout: Duration,
+    /// Open connections (HTTP and WebSocket alike) at most; lowered at
+    /// start to what the descriptor limit allows.
     pub max_connections: usize,
+    /// Open connections from one client address at most (0: no limit).
+    pub max_per_addr: usize,
+    /// Plain HTTP: a request head must arrive within this (10 s) ...
+    pub header_timeout: Duration,
+    /// ... and a connection where nothing moves either way for this long
+    /// (30 s: an idle keep-alive, a client that does not read) is closed.
+    pub http_idle_timeout: Duration,
+    /// Pages on other origins that may open `/ws` (`--allow-origin`; `*`
+    /// any). The page's own origin always may, and so may clients that
+    /// send no `Origin` (not browsers).
+    pub allow_origins: Vec<String>,
     pub max_spectators: usize,
     pub max_rooms_per_conn: u32,
+    /// New games (invites and quick matches) one client address may start:
+    /// `rooms_per_addr` at once, then one more per `room_every`; 0: no limit.
+    pub rooms_per_addr: u32,
+    pub room_every: Duration,
+    /// A room still waiting for the friend this long after it was made is
+    /// deleted (24 hours).
+    pub waiting_ttl: Duration,
 }
 
 impl Default for Config {
@@ -75,6 +112,8 @@ impl Default for Config {
         Config {
             addr: SocketAddr::from(([127, 0, 0, 1], 8080)),
             data_dir: PathBuf::from("data"),
+            database: None,
+            bus: None,
             static_dir: Some(PathBuf::from("dist")),
             auto_resume: Duration::from_secs(u64::from(AUTO_RESUME_SECS)),
             min_clock_secs: MIN_CLOCK_SECS,
@@ -87,8 +126,15 @@ impl Default for Config {
             ping_interval: Duration::from_secs(20),
             idle_timeout: Duration::from_secs(60),
             max_connections: 10_000,
+            max_per_addr: 200,
+            header_timeout: Duration::from_secs(10),
+            http_idle_timeout: Duration::from_secs(30),
+            allow_origins: Vec::new(),
             max_spectators: 100,
             max_rooms_per_conn: 20,
+            rooms_per_addr: 30,
+            room_every: Duration::from_secs(20),
+            waiting_ttl: Duration::from_secs(24 * 3600),
         }
     }
 }
@@ -98,7 +144,7 @@ pub struct Server {
     addr: SocketAddr,
     hub: Arc<Hub>,
     serve: tokio::task::JoinHandle<()>,
-    resumed: usize,
+    resumed: watch::Receiver<Option<usize>>,
 }
 
 impl Server {
@@ -107,14 +153,25 @@ impl Server {
         self.addr
     }
 
-    /// How many unfinished games were loaded from the store at start.
-    pub fn resumed(&self) -> usize {
-        self.resumed
+    /// How many unfinished games were resumed from the store at start:
+    /// waits until they are loaded (the server listens meanwhile).
+    pub async fn resumed(&self) -> usize {
+        let mut rx = self.resumed.clone();
+        let n = match rx.wait_for(Option::is_some).await {
+            Ok(n) => n.unwrap_or(0),
+            Err(_) => 0,
+        };
+        n
     }
 
     /// Open connections.
     pub fn connections(&self) -> usize {
         self.hub.connections()
+    }
+
+    /// Rooms in memory (the others are only stored).
+    pub fn rooms_in_memory(&self) -> usize {
+        self.hub.rooms_in_memory()
     }
 
     /// Closes every connection (code 1012), saves every room with its
@@ -126,10 +183,50 @@ impl Server {
     }
 }
 
-/// Opens the store, resumes every unfinished game and starts listening.
-pub async fn start(config: Config) -> Result<Server, String> {
-    let store = Store::open(&config.data_dir)?;
-    let unfinished = store.unfinished().await?;
+/// How often rooms nobody joined are looked for: a 24th of their time to
+/// live, from a second to an hour.
+fn sweep_every(ttl: Duration) -> Duration {
+    (ttl / 24).clamp(Duration::from_secs(1), Duration::from_secs(3600))
+}
+
+/// Opens the store, deletes the invites nobody took in time, starts
+/// listening, and then resumes every started game that is not finished
+/// (rooms asked for before they are resumed are loaded at once).
+pub async fn start(mut config: Config) -> Result<Server, String> {
+    // Each connection is a descriptor: the limit is raised as far as the
+    // system allows, and the connection limit kept under it.
+    if let Some(fds) = listen::raise_fd_limit() {
+        let fit = fds.saturating_sub(listen::RESERVED_FDS).max(1) as usize;
+        if config.max_connections > fit {
+            eprintln!(
+                "server: the open-files limit is {fds} (ulimit -n): at most {fit} connections, not {}; raise the hard limit to allow more",
+                config.max_connections
+            );
+            config.max_connections = fit;
+        }
+    }
+    // A cluster node's id (random at each start), when it is one.
+    let node = match (&config.database, &config.bus) {
+        (None, Some(_)) => {
+            return Err("--bus needs --database postgres://… (the nodes share the database)".into())
+        }
+        (Some(_), Some(_)) => Some(ids::random(5)?),
+        _ => None,
+    };
+    let store = open_store(&config, node.clone()).await?;
+    let ttl = config.waiting_ttl;
+    let cutoff = |ttl: Duration| store::now_ms().saturating_sub(ttl.as_millis() as u64);
+    let expired = store.expire_waiting(cutoff(ttl), None).await?;
+    if expired > 0 {
+        eprintln!("server: {expired} invite(s) nobody took in time deleted");
+    }
+    // A cluster node takes rooms when they are asked for (or when their
+    // node died); one server resumes every started game at once.
+    let unfinished = if node.is_some() {
+        Vec::new()
+    } else {
+        store.unfinished().await?
+    };
     let listener = tokio::net::TcpListener::bind(config.addr)
         .await
         .map_err(|e| format!("cannot listen on {}: {e}", config.addr))?;
@@ -137,34 +234,58 @@ pub async fn start(config: Config) -> Result<Server, String> {
         .local_addr()
         .map_err(|e| format!("no local address: {e}"))?;
     let static_dir = config.static_dir.clone();
+    #[cfg(feature = "cluster")]
+    let urls = (config.database.clone(), config.bus.clone());
     let hub = Hub::new(config, store);
-    let mut resumed = 0;
-    for stored in unfinished {
-        let code = stored.code.clone();
-        match hub.spawn_room(stored) {
-            Ok(_) => resumed += 1,
-            Err(e) => eprintln!("server: room {code} not resumed: {e}"),
+    #[cfg(feature = "cluster")]
+    if let (Some(node), (Some(db), Some(bus))) = (node, urls) {
+        match cluster::Cluster::start(&hub, node, &db, &bus).await {
+            Ok(c) => hub.set_cluster(c),
+            Err(e) => {
+                hub.store.close().await;
+                return Err(e);
+            }
         }
     }
-    let mut app = Router::new().route(WS_PATH, get(upgrade));
+    let policy = Arc::new(web::Policy::new(static_dir.as_deref()));
+    let mut app = Router::new()
+        .route(WS_PATH, get(upgrade))
+        .with_state(hub.clone());
     if let Some(dir) = static_dir {
-        app = app.fallback_service(ServeDir::new(dir));
+        let site = Arc::new(web::Site::new(dir));
+        app = app.fallback_service(axum::routing::any(web::file).with_state(site));
     }
-    let app = app.with_state(hub.clone());
-    let mut stop = hub.shutdown_signal();
-    let serve = tokio::spawn(async move {
-        let stopped = async move {
-            let _ = stop.changed().await;
-        };
-        // Small messages go out at once (no Nagle delay against delayed ACKs).
-        let listener = listener.tap_io(|tcp| {
-            let _ = tcp.set_nodelay(true);
-        });
-        if let Err(e) = axum::serve(listener, app)
-            .with_graceful_shutdown(stopped)
-            .await
-        {
-            eprintln!("server: {e}");
+    let app = app.layer(axum::middleware::map_response_with_state(
+        policy,
+        web::secure,
+    ));
+    let serve = tokio::spawn(listen::serve(listener, app, hub.clone()));
+    let (loaded, resumed) = watch::channel(None);
+    let loader = hub.clone();
+    tokio::spawn(async move {
+        let mut n = 0;
+        for code in unfinished {
+            match loader.room(&code).await {
+                Ok(Some(_)) => n += 1,
+                Ok(None) => {}
+                Err(e) => eprintln!("server: room {code} not resumed: {e:?}"),
+            }
+        }
+        loaded.send_replace(Some(n));
+    });
+    let sweeper = hub.clone();
+    tokio::spawn(async move {
+        let mut stop = sweeper.shutdown_signal();
+        loop {
+            tokio::select! {
+                () = tokio::time::sleep(sweep_every(ttl)) => {}
+                () = listen::stopped(&mut stop) => return,
+            }
+            match sweeper.store.expire_waiting(cutoff(ttl), None).await {
+                Ok(0) => {}
+                Ok(n) => eprintln!("server: {n} invite(s) nobody took in time deleted"),
+                Err(e) => eprintln!("server: deleting expired invites failed: {e}"),
+            }
         }
     });
     Ok(Server {
@@ -175,16 +296,49 @@ pub async fn start(config: Config) -> Result<Server, String> {
     })
 }
 
-/// `GET /ws`: upgrades to a WebSocket with the message size limit set.
-async fn upgrade(State(hub): State<Arc<Hub>>, ws: WebSocketUpgrade) -> Response {
-    let Some(guard) = hub.admit() else {
-        return (StatusCode::SERVICE_UNAVAILABLE, "too many connections").into_response();
+/// The store the config asks for: SQLite in `data_dir`, or PostgreSQL
+/// (alone, or shared by the nodes of a cluster).
+#[cfg_attr(not(feature = "cluster"), allow(clippy::unused_async))]
+async fn open_store(config: &Config, node: Option<String>) -> Result<Store, String> {
+    let Some(url) = &config.database else {
+        return Store::open(&config.data_dir);
     };
+    #[cfg(feature = "cluster")]
+    {
+        let writer = match node {
+            Some(id) => pg::Writer::Node(id),
+            None => pg::Writer::Alone,
+        };
+        pg::open(url, writer).await
+    }
+    #[cfg(not(feature = "cluster"))]
+    {
+        let _ = (url, node);
+        Err("this server was built without PostgreSQL: build it with `--features cluster` to use --database".into())
+    }
+}
+
+/// `GET /ws`: upgrades to a WebSocket with the message size limit set.
+async fn upgrade(
+    State(hub): State<Arc<Hub>>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    Extension(ticket): Extension<Arc<listen::Ticket>>,
+    headers: HeaderMap,
+    ws: WebSocketUpgrade,
+) -> Response {
+    // Another site's page may not play in its visitors' name.
+    if !web::origin_allowed(&headers, &hub.config.allow_origins) {
+        return (
+            StatusCode::FORBIDDEN,
+            "this page's origin may not open the game socket (see --allow-origin)\n",
+        )
+            .into_response();
+    }
     let max = hub.config.max_message_bytes;
     ws.max_message_size(max)
         .max_frame_size(max)
         .read_buffer_size(8 * 1024)
         .write_buffer_size(0)
         .max_write_buffer_size(256 * 1024)
-        .on_upgrade(move |socket| conn::run(socket, hub, guard))
+        .on_upgrade(move |socket| conn::run(socket, hub, ticket, peer.ip()))
 }

@@ -16,12 +16,14 @@ use tokio::time::Instant;
 use super::hub::{refused, ConnHandle, Hub};
 use super::ids;
 use super::live::Live;
-use super::store::{RoomMeta, Stored};
+use super::store::{now_ms, RoomMeta, Stored};
 use crate::games::Side;
-use crate::protocol::online::{ClockState, Event, GameState, Refusal, ServerMsg, Status};
+use crate::protocol::online::{
+    ClockState, Event, GameState, Refusal, ServerMsg, Status, MAX_PLIES,
+};
 
-/// How a connection enters the room.
-#[derive(Clone, Debug)]
+/// How a connection enters the room (also sent between cluster nodes).
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub enum Attach {
     /// The holder of a seat token (create, reconnect, quick match), with
     /// the event its first state reports.
@@ -32,17 +34,23 @@ pub enum Attach {
     Watch,
 }
 
-/// What a member of the room asks for.
-#[derive(Clone, Debug)]
+/// What a member of the room asks for (also sent between cluster nodes).
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub enum Action {
     Sync,
-    Move { ply: u32, mv: String },
+    Move {
+        ply: u32,
+        mv: String,
+    },
     Pause,
     Unpause,
     Resign,
     OfferDraw,
     AnswerDraw(bool),
     Rematch,
+    /// The creator withdraws the invite (room still waiting): the room
+    /// is deleted.
+    CancelInvite,
 }
 
 pub enum RoomCmd {
@@ -62,12 +70,23 @@ pub enum RoomCmd {
     Shutdown {
         done: oneshot::Sender<()>,
     },
+    /// Save the clock, close every member's connection with code 1012 (the
+    /// pages reconnect, and find the room on whichever node referees it
+    /// next) and stop: the room leaves this node (a cluster node stopping,
+    /// or one that lost the room's lease).
+    Handover {
+        done: oneshot::Sender<()>,
+    },
 }
 
 struct Member {
     conn: ConnHandle,
     /// The player (0 or 1) this connection sits for; `None` watches.
     player: Option<usize>,
+    /// The game and how many of its moves this member has been sent: the
+    /// next change sends only the moves after these (an `update`).
+    game_no: u32,
+    known: usize,
 }
 
 struct Room {
@@ -81,10 +100,29 @@ struct Room {
     saved_moves: usize,
     deadline: Option<Instant>,
     pause_until: Option<Instant>,
+    /// When a room still waiting for the friend is deleted.
+    expires: Instant,
     members: Vec<Member>,
 }
 
 type Refused = (Refusal, String);
+
+/// The room before an action: a write that fails puts it back, so what
+/// the players are shown is always what is stored.
+struct Snapshot {
+    meta: RoomMeta,
+    live: Live,
+    moves_len: usize,
+    /// All the moves, when the action may replace them (a rematch).
+    moves: Option<Vec<String>>,
+    saved_moves: usize,
+    deadline: Option<Instant>,
+    pause_until: Option<Instant>,
+}
+
+/// What a player is told when their action could not be stored.
+pub const NOT_STORED: &str =
+    "the server cannot store games right now, so this was not done: try again in a while";
 
 fn no(code: Refusal, reason: &str) -> Refused {
     (code, reason.to_string())
@@ -100,11 +138,24 @@ pub fn spawn(
     instance: u64,
     stored: Stored,
 ) -> Result<mpsc::Sender<RoomCmd>, String> {
-    let Stored { code, meta, moves } = stored;
+    let Stored {
+        code,
+        mut meta,
+        moves,
+    } = stored;
+    // A room stored before tokens were sealed is sealed at its next write.
+    for t in meta.tokens.iter_mut().flatten() {
+        *t = ids::seal(t);
+    }
     let live = Live::restore(&meta.spec, &meta.start, &moves)
         .map_err(|e| format!("room {code} cannot be replayed: {e}"))?;
     let now = Instant::now();
+    let expires_ms = meta
+        .created_ms
+        .saturating_add(ms(hub.config.waiting_ttl))
+        .saturating_sub(now_ms());
     let mut room = Room {
+        expires: now + Duration::from_millis(expires_ms),
         hub,
         instance,
         code,
@@ -180,14 +231,17 @@ impl Room {
             .any(|m| m.player.is_some_and(|p| self.side_of(p) == side))
     }
 
-    fn state(&self, you: Option<Side>, event: Event, now: Instant) -> GameState {
+    /// The state, with the moves after the first `from`.
+    fn state(&self, you: Option<Side>, event: Event, now: Instant, from: usize) -> GameState {
         let status = self.status();
+        let from = from.min(self.moves.len());
         GameState {
             room: self.code.clone(),
             game_no: self.meta.game_no,
             game: self.meta.spec,
             start: self.meta.start.clone(),
-            moves: self.moves.clone(),
+            from: from as u32,
+            moves: self.moves[from..].to_vec(),
             to_move: self.live.to_move(),
             status,
             outcome: self.meta.outcome,
@@ -195,6 +249,7 @@ impl Room {
                 per_move_ms: self.meta.clock_ms,
                 remaining_ms: self.remaining(now),
                 running: self.deadline.is_some(),
+                at_ms: super::store::now_ms(),
             },
             pauses_left: self.meta.pauses_left,
             paused_by: self.meta.paused_by,
@@ -211,27 +266,64 @@ impl Room {
         }
     }
 
+    /// The full state (all the moves).
     fn state_msg(&self, you: Option<Side>, event: Event, now: Instant) -> ServerMsg {
-        ServerMsg::State(self.state(you, event, now))
+        ServerMsg::State(self.state(you, event, now, 0))
+    }
+
+    /// Sends `conn` the full state and notes that it has every move.
+    fn send_full(&mut self, conn: u64, event: Event, now: Instant) {
+        let Some(i) = self.members.iter().position(|m| m.conn.id == conn) else {
+            return;
+        };
+        let you = self.you(&self.members[i]);
+        let msg = self.state_msg(you, event, now);
+        let (game_no, known) = (self.meta.game_no, self.moves.len());
+        let m = &mut self.members[i];
+        m.game_no = game_no;
+        m.known = known;
+        m.conn.send(&msg);
     }
 
     fn you(&self, member: &Member) -> Option<Side> {
         member.player.map(|p| self.side_of(p))
     }
 
-    /// Sends the state to every member (each with its own `you`).
+    /// Sends the change to every member (each with its own `you`): an
+    /// `update` with the moves it has not been sent, or the full state
+    /// when the game is another one (a rematch).
     fn broadcast(&mut self, event: Event) {
         let now = Instant::now();
-        let mut texts: [Option<axum::extract::ws::Utf8Bytes>; 3] = [None, None, None];
+        let (game_no, len) = (self.meta.game_no, self.moves.len());
+        // Built once per (you, from, full): in practice one per side.
+        let mut texts: Vec<((usize, usize, bool), axum::extract::ws::Utf8Bytes)> = Vec::new();
         let mut dead = Vec::new();
         for i in 0..self.members.len() {
             let you = self.you(&self.members[i]);
             let slot = you.map_or(2, Side::index);
-            let text = texts[slot]
-                .get_or_insert_with(|| self.state_msg(you, event, now).to_json().into())
-                .clone();
-            if !self.members[i].conn.send_text(text) {
-                dead.push(self.members[i].conn.id);
+            let m = &self.members[i];
+            let full = m.game_no != game_no || m.known > len;
+            let from = if full { 0 } else { m.known };
+            let key = (slot, from, full);
+            let text = match texts.iter().find(|(k, _)| *k == key) {
+                Some((_, t)) => t.clone(),
+                None => {
+                    let state = self.state(you, event, now, from);
+                    let msg = if full {
+                        ServerMsg::State(state)
+                    } else {
+                        ServerMsg::Update(state)
+                    };
+                    let t: axum::extract::ws::Utf8Bytes = msg.to_json().into();
+                    texts.push((key, t.clone()));
+                    t
+                }
+            };
+            let m = &mut self.members[i];
+            m.game_no = game_no;
+            m.known = len;
+            if !m.conn.send_text(text) {
+                dead.push(m.conn.id);
             }
         }
         for id in dead {
@@ -272,7 +364,8 @@ impl Room {
     }
 
     /// Stores the room (meta and new moves); the clock is saved as it is now.
-    async fn save(&mut self) {
+    /// An error means nothing of it may be announced (see [`Snapshot`]).
+    async fn save(&mut self) -> Result<(), String> {
         let now = Instant::now();
         self.meta.remaining_ms = self.remaining(now);
         self.meta.pause_left_ms = self
@@ -283,15 +376,41 @@ impl Room {
             .enumerate()
             .map(|(i, m)| ((self.saved_moves + i) as u32, m.clone()))
             .collect();
-        match self
+        let result = self
             .hub
             .store
             .save(&self.code, &self.meta, false, new_moves)
-            .await
-        {
-            Ok(()) => self.saved_moves = self.moves.len(),
-            Err(e) => eprintln!("server: room {}: {e}", self.code),
+            .await;
+        self.hub.storage_result(&self.code, &result);
+        if result.is_ok() {
+            self.saved_moves = self.moves.len();
         }
+        result
+    }
+
+    /// What an action may change, to put back when it cannot be stored.
+    fn snapshot(&self, rematch: bool) -> Snapshot {
+        Snapshot {
+            meta: self.meta.clone(),
+            live: self.live.clone(),
+            moves_len: self.moves.len(),
+            moves: rematch.then(|| self.moves.clone()),
+            saved_moves: self.saved_moves,
+            deadline: self.deadline,
+            pause_until: self.pause_until,
+        }
+    }
+
+    fn restore(&mut self, s: Snapshot) {
+        self.meta = s.meta;
+        self.live = s.live;
+        match s.moves {
+            Some(moves) => self.moves = moves,
+            None => self.moves.truncate(s.moves_len),
+        }
+        self.saved_moves = s.saved_moves;
+        self.deadline = s.deadline;
+        self.pause_until = s.pause_until;
     }
 
     /// Whatever the timers say is due: a timeout or the end of a pause.
@@ -312,45 +431,162 @@ impl Room {
         None
     }
 
+    /// A room nobody joined in time.
+    fn expired(&self, now: Instant) -> bool {
+        self.status() == Status::Waiting && self.expires <= now
+    }
+
+    /// Deletes an expired room: from the store, from memory, and its
+    /// members (the creator) are told. Commands still queued are answered
+    /// as for a room that does not exist.
+    async fn expire(&mut self, rx: &mut mpsc::Receiver<RoomCmd>) {
+        let hours = self.hub.config.waiting_ttl.as_secs_f64() / 3600.0;
+        let why = format!("this invite expired: nobody joined within {hours} hours");
+        self.delete(rx, why).await;
+    }
+
+    /// Whether `conn` may withdraw the invite: its creator, while the
+    /// room waits for the friend. Anyone else is told why not.
+    fn may_cancel(&self, conn: u64) -> bool {
+        let Some(member) = self.members.iter().find(|m| m.conn.id == conn) else {
+            return false;
+        };
+        let why = match (member.player, self.status()) {
+            (None, _) => no(Refusal::Spectator, "only the creator can cancel the invite"),
+            (Some(0), Status::Waiting) => return true,
+            (_, Status::Over) => no(Refusal::GameOver, "the game is over"),
+            _ => no(
+                Refusal::RoomFull,
+                "your friend has joined: the invite is taken",
+            ),
+        };
+        member.conn.send(&refused(why.0, why.1));
+        false
+    }
+
+    /// Deletes a room that waits for its friend (expired or withdrawn):
+    /// from the store, from memory, and its members are told `why`.
+    /// Commands still queued are answered as for a room that does not
+    /// exist.
+    async fn delete(&mut self, rx: &mut mpsc::Receiver<RoomCmd>, why: String) {
+        if let Err(e) = self
+            .hub
+            .store
+            .expire_waiting(now_ms().saturating_add(1), Some(&self.code))
+            .await
+        {
+            eprintln!(
+                "server: room {} ({why}) is not deleted from the store yet: {e}",
+                self.code
+            );
+        }
+        self.tell_others(0, &refused(Refusal::NoSuchRoom, why.clone()));
+        self.members.clear();
+        rx.close();
+        while let Ok(cmd) = rx.try_recv() {
+            match cmd {
+                RoomCmd::Attach { done, .. } => {
+                    let _ = done.send(Err(refused(Refusal::NoSuchRoom, why.clone())));
+                }
+                RoomCmd::Shutdown { done } | RoomCmd::Handover { done } => {
+                    let _ = done.send(());
+                }
+                RoomCmd::Detach { .. } | RoomCmd::Act { .. } => {}
+            }
+        }
+        self.hub.retire(&self.code, self.instance, rx);
+    }
+
     async fn run(mut self, mut rx: mpsc::Receiver<RoomCmd>) {
         loop {
-            let wake = match (self.deadline, self.pause_until) {
-                (Some(a), Some(b)) => Some(a.min(b)),
-                (a, b) => a.or(b),
-            };
+            let expiry = (self.status() == Status::Waiting).then_some(self.expires);
+            let wake = [self.deadline, self.pause_until, expiry]
+                .into_iter()
+                .flatten()
+                .min();
             let timer = async {
                 match wake {
                     Some(t) => tokio::time::sleep_until(t).await,
                     None => std::future::pending().await,
                 }
             };
-            let cmd = tokio::select! {
-                cmd = rx.recv() => cmd,
-                () = timer => {
+            let (cmd, woken) = tokio::select! {
+                cmd = rx.recv() => (cmd, false),
+                () = timer => (None, true),
+            };
+            if !woken && cmd.is_none() {
+                break;
+            }
+            if self.expired(Instant::now()) {
+                if let Some(RoomCmd::Attach { done, .. }) = cmd {
+                    let _ = done.send(Err(refused(
+                        Refusal::NoSuchRoom,
+                        "this invite expired: nobody joined in time",
+                    )));
+                }
+                self.expire(&mut rx).await;
+                return;
+            }
+            match cmd {
+                // The clock's verdict stands even if it cannot be stored
+                // now: the next write of the room stores it.
+                None => {
                     while let Some(event) = self.due(Instant::now()) {
-                        self.save().await;
+                        let _ = self.save().await;
                         self.broadcast(event);
                     }
-                    continue;
                 }
-            };
-            let Some(cmd) = cmd else { break };
-            match cmd {
-                RoomCmd::Attach { conn, how, done } => {
+                Some(RoomCmd::Attach { conn, how, done }) => {
                     let result = self.attach(conn, how).await;
                     let _ = done.send(result);
                 }
-                RoomCmd::Detach { conn } => self.detach(conn),
-                RoomCmd::Act { conn, action } => self.act(conn, action).await,
-                RoomCmd::Shutdown { done } => {
-                    self.save().await;
+                Some(RoomCmd::Detach { conn }) => self.detach(conn),
+                Some(RoomCmd::Act {
+                    conn,
+                    action: Action::CancelInvite,
+                }) => {
+                    if self.may_cancel(conn) {
+                        // Deleted from the store first: a server that
+                        // cannot store refuses, and the invite stands.
+                        let stored = self
+                            .hub
+                            .store
+                            .expire_waiting(now_ms().saturating_add(1), Some(&self.code))
+                            .await;
+                        if stored.is_ok() {
+                            let why = "the invite was cancelled by its creator".to_string();
+                            self.delete(&mut rx, why).await;
+                            return;
+                        }
+                        if let Some(m) = self.members.iter().find(|m| m.conn.id == conn) {
+                            m.conn.send(&ServerMsg::Error {
+                                code: crate::protocol::online::ErrorCode::Server,
+                                message: NOT_STORED.into(),
+                            });
+                        }
+                    }
+                }
+                Some(RoomCmd::Act { conn, action }) => self.act(conn, action).await,
+                Some(RoomCmd::Shutdown { done }) => {
+                    let _ = self.save().await;
+                    let _ = done.send(());
+                    return;
+                }
+                Some(RoomCmd::Handover { done }) => {
+                    let _ = self.save().await;
+                    for m in &self.members {
+                        m.conn
+                            .close_to_reconnect("the game moves to another server node");
+                    }
                     let _ = done.send(());
                     return;
                 }
             }
-            // A finished game nobody looks at leaves memory (it stays stored).
+            // A room nobody is in and whose clock does not run (finished,
+            // or waiting for the friend) leaves memory; it stays stored and
+            // is loaded again when someone asks for it.
             if self.members.is_empty()
-                && self.status() == Status::Over
+                && matches!(self.status(), Status::Over | Status::Waiting)
                 && self.hub.retire(&self.code, self.instance, &rx)
             {
                 return;
@@ -362,7 +598,7 @@ impl Room {
         let now = Instant::now();
         // A timeout that is due happens before anyone looks.
         while let Some(event) = self.due(now) {
-            self.save().await;
+            let _ = self.save().await;
             self.broadcast(event);
         }
         let refuse = |(code, reason): Refused| refused(code, reason);
@@ -375,6 +611,8 @@ impl Room {
                 self.members.push(Member {
                     conn: conn.clone(),
                     player: None,
+                    game_no: self.meta.game_no,
+                    known: self.moves.len(),
                 });
                 conn.send(&self.state_msg(None, Event::Sync, now));
                 Ok(())
@@ -383,7 +621,7 @@ impl Room {
                 let player = (0..2).find(|&p| {
                     self.meta.tokens[p]
                         .as_deref()
-                        .is_some_and(|t| ids::same_secret(t, &token))
+                        .is_some_and(|t| ids::token_matches(t, &token))
                 });
                 let Some(player) = player else {
                     return Err(refuse(no(
@@ -396,6 +634,8 @@ impl Room {
                 self.members.push(Member {
                     conn: conn.clone(),
                     player: Some(player),
+                    game_no: self.meta.game_no,
+                    known: self.moves.len(),
                 });
                 conn.send(&ServerMsg::Seat {
                     room: self.code.clone(),
@@ -439,15 +679,25 @@ impl Room {
                     code: crate::protocol::online::ErrorCode::Server,
                     message: e,
                 })?;
-                self.meta.tokens[1] = Some(token.clone());
+                let before = self.snapshot(false);
+                self.meta.tokens[1] = Some(ids::seal(&token));
                 self.meta.join_key = None;
                 self.meta.remaining_ms = self.meta.clock_ms;
                 self.start_clock(now);
-                self.save().await;
+                if self.save().await.is_err() {
+                    self.restore(before);
+                    return Err(ServerMsg::Error {
+                        code: crate::protocol::online::ErrorCode::Server,
+                        message: NOT_STORED.into(),
+                    });
+                }
                 let side = self.side_of(1);
                 self.members.push(Member {
                     conn: conn.clone(),
                     player: Some(1),
+                    // `started` below brings the full state.
+                    game_no: 0,
+                    known: 0,
                 });
                 conn.send(&ServerMsg::Seat {
                     room: self.code.clone(),
@@ -464,30 +714,41 @@ impl Room {
     async fn act(&mut self, conn: u64, action: Action) {
         let now = Instant::now();
         while let Some(event) = self.due(now) {
-            self.save().await;
+            let _ = self.save().await;
             self.broadcast(event);
         }
         let Some(member) = self.members.iter().find(|m| m.conn.id == conn) else {
             return;
         };
         let (handle, player) = (member.conn.clone(), member.player);
-        let you = player.map(|p| self.side_of(p));
         let result = match (action, player) {
             (Action::Sync, _) => {
-                handle.send(&self.state_msg(you, Event::Sync, now));
+                self.send_full(conn, Event::Sync, now);
                 return;
             }
             (_, None) => Err(no(Refusal::Spectator, "spectators cannot play")),
-            (action, Some(p)) => self.apply(self.side_of(p), action, now),
+            (action, Some(p)) => {
+                let before = self.snapshot(matches!(action, Action::Rematch));
+                let result = self.apply(self.side_of(p), action, now);
+                if result.is_ok() && self.save().await.is_err() {
+                    // Not stored, so not done: the player keeps the state
+                    // they had, and nobody else hears of it.
+                    self.restore(before);
+                    handle.send(&ServerMsg::Error {
+                        code: crate::protocol::online::ErrorCode::Server,
+                        message: NOT_STORED.into(),
+                    });
+                    self.send_full(conn, Event::Sync, now);
+                    return;
+                }
+                result
+            }
         };
         match result {
-            Ok(event) => {
-                self.save().await;
-                self.broadcast(event);
-            }
+            Ok(event) => self.broadcast(event),
             Err((code, reason)) => {
                 handle.send(&refused(code, reason));
-                handle.send(&self.state_msg(you, Event::Sync, now));
+                self.send_full(conn, Event::Sync, now);
             }
         }
     }
@@ -503,6 +764,8 @@ impl Room {
         let ply = self.moves.len() as u32;
         match action {
             Action::Sync => Ok(Event::Sync),
+            // Handled by the room's loop (it deletes the room), never here.
+            Action::CancelInvite => Err(no(Refusal::RoomFull, "the invite is taken")),
             Action::Move { ply: asked, mv } => {
                 in_game()?;
                 if status == Status::Paused {
@@ -521,14 +784,22 @@ impl Room {
                     .live
                     .play_text(&mv)
                     .map_err(|e| (Refusal::IllegalMove, e.to_string()))?;
+                // Mill: after closing a mill the same side removes a piece,
+                // in the same turn (no forced pass came between).
+                let same_turn = played.len() == 1 && self.live.to_move() == side;
                 self.moves.extend(played);
+                // Every online game ends: a draw at the ply cap.
+                if self.moves.len() >= MAX_PLIES as usize {
+                    self.live.ply_limit_draw();
+                }
                 // An offer lapses when the offerer's opponent moves.
                 if self.meta.draw_offer == Some(side.opponent()) {
                     self.meta.draw_offer = None;
                 }
                 if self.live.outcome().is_some() {
                     self.finish(now);
-                } else {
+                } else if !same_turn {
+                    // A new turn: the clock starts afresh.
                     self.meta.remaining_ms = self.meta.clock_ms;
                     self.start_clock(now);
                 }

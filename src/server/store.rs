@@ -22,6 +22,11 @@ use crate::protocol::GameSpec;
 
 /// The database file inside the data directory.
 pub const DB_FILE: &str = "stoneplay.sqlite3";
+/// Held locked (exclusively) by the server that uses the directory.
+pub const LOCK_FILE: &str = "stoneplay.lock";
+/// Written next to a database once it exists: a directory with this file
+/// and no database has lost it (the server then refuses to start).
+pub const MARKER_FILE: &str = "stoneplay.created";
 
 /// Everything about a room but its moves, as stored.
 ///
@@ -31,7 +36,8 @@ pub const DB_FILE: &str = "stoneplay.sqlite3";
 pub struct RoomMeta {
     pub spec: GameSpec,
     pub clock_ms: u64,
-    /// Seat tokens by player; player 1's is `None` until the friend joins.
+    /// Seat tokens by player, sealed ([`super::ids::seal`]: only their
+    /// hash is kept); player 1's is `None` until the friend joins.
     pub tokens: [Option<String>; 2],
     /// The secret the friend needs to join; cleared once they have.
     pub join_key: Option<String>,
@@ -73,9 +79,11 @@ pub fn now_ms() -> u64 {
         .unwrap_or(0)
 }
 
-type Reply<T> = oneshot::Sender<Result<T, String>>;
+pub(crate) type Reply<T> = oneshot::Sender<Result<T, String>>;
 
-enum Op {
+/// What the store's owner (the SQLite thread, or the PostgreSQL task of
+/// [`super::pg`]) is asked to do.
+pub(crate) enum Op {
     Save {
         code: String,
         /// A new room: fails if the code exists.
@@ -92,7 +100,12 @@ enum Op {
         done: Reply<Option<Stored>>,
     },
     Unfinished {
-        done: Reply<Vec<Stored>>,
+        done: Reply<Vec<String>>,
+    },
+    Expire {
+        cutoff_ms: u64,
+        code: Option<String>,
+        done: Reply<usize>,
     },
     Close {
         done: oneshot::Sender<()>,
@@ -124,11 +137,61 @@ PRAGMA user_version = 1;
 ";
 
 impl Store {
+    /// A store served by another backend's task (see [`super::pg`]).
+    #[cfg(feature = "cluster")]
+    pub(crate) fn from_sender(tx: mpsc::Sender<Op>) -> Store {
+        Store { tx }
+    }
+
     /// Opens (or creates) the database in `dir` and starts its thread.
     pub fn open(dir: &Path) -> Result<Store, String> {
         std::fs::create_dir_all(dir)
             .map_err(|e| format!("cannot create the data directory {}: {e}", dir.display()))?;
+        // One server per directory: two would resume the same games and
+        // overwrite each other's moves.
+        let lock_path = dir.join(LOCK_FILE);
+        let lock = std::fs::OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&lock_path)
+            .map_err(|e| format!("cannot open {}: {e}", lock_path.display()))?;
+        // A server that has just stopped may release it a moment late (a
+        // process being spawned holds a copy of its descriptors until it
+        // execs): try for a second before refusing.
+        let mut tries = 0;
+        let locked = loop {
+            match lock.try_lock() {
+                Err(std::fs::TryLockError::WouldBlock) if tries < 20 => {
+                    tries += 1;
+                    std::thread::sleep(std::time::Duration::from_millis(50));
+                }
+                other => break other,
+            }
+        };
+        match locked {
+            Ok(()) => {}
+            Err(std::fs::TryLockError::WouldBlock) => {
+                return Err(format!(
+                    "the data directory {} is in use by another running server (it holds the lock on {}): stop that server first, or give this one another --data",
+                    dir.display(),
+                    lock_path.display()
+                ))
+            }
+            Err(std::fs::TryLockError::Error(e)) => {
+                return Err(format!("cannot lock {}: {e}", lock_path.display()))
+            }
+        }
         let path = dir.join(DB_FILE);
+        let marker = dir.join(MARKER_FILE);
+        if !path.exists() && marker.exists() {
+            return Err(format!(
+                "{} is missing, but {} held a database (it has {MARKER_FILE}): restore the database from a backup, or delete {} to start with no games",
+                path.display(),
+                dir.display(),
+                marker.display()
+            ));
+        }
         let conn =
             Connection::open(&path).map_err(|e| format!("cannot open {}: {e}", path.display()))?;
         conn.busy_timeout(std::time::Duration::from_secs(5))
@@ -136,10 +199,21 @@ impl Store {
             .and_then(|()| conn.pragma_update(None, "synchronous", "NORMAL"))
             .and_then(|()| conn.execute_batch(SCHEMA))
             .map_err(|e| format!("cannot set up {}: {e}", path.display()))?;
+        let sealed = seal_tokens(&conn)
+            .map_err(|e| format!("cannot seal the seat tokens in {}: {e}", path.display()))?;
+        if sealed > 0 {
+            eprintln!("server: the seat tokens of {sealed} room(s) are now stored as hashes");
+        }
+        if !marker.exists() {
+            std::fs::write(&marker, "a Stoneplay database lives here\n")
+                .map_err(|e| format!("cannot write {}: {e}", marker.display()))?;
+        }
+        let file = FileId::of(&path)
+            .ok_or_else(|| format!("cannot read the metadata of {}", path.display()))?;
         let (tx, rx) = mpsc::channel(4096);
         std::thread::Builder::new()
             .name("store".into())
-            .spawn(move || run(conn, rx))
+            .spawn(move || run(conn, lock, rx, &path, file))
             .map_err(|e| format!("cannot start the store thread: {e}"))?;
         Ok(Store { tx })
     }
@@ -181,9 +255,28 @@ impl Store {
         self.ask(|done| Op::Load { code, done }).await
     }
 
-    /// Every room whose game is not finished (what a restart resumes).
-    pub async fn unfinished(&self) -> Result<Vec<Stored>, String> {
+    /// The codes of every room whose game has started and is not finished
+    /// (what a restart resumes: their clocks run). Rooms still waiting for
+    /// the friend are loaded only when someone asks for them.
+    pub async fn unfinished(&self) -> Result<Vec<String>, String> {
         self.ask(|done| Op::Unfinished { done }).await
+    }
+
+    /// Deletes the rooms still waiting for the friend that were last
+    /// written before `cutoff_ms` (all of them, or only `code`); returns
+    /// how many went.
+    pub async fn expire_waiting(
+        &self,
+        cutoff_ms: u64,
+        code: Option<&str>,
+    ) -> Result<usize, String> {
+        let code = code.map(str::to_string);
+        self.ask(|done| Op::Expire {
+            cutoff_ms,
+            code,
+            done,
+        })
+        .await
     }
 
     /// Finishes queued writes and closes the database.
@@ -195,7 +288,36 @@ impl Store {
     }
 }
 
-fn run(mut conn: Connection, mut rx: mpsc::Receiver<Op>) {
+/// Which file a path names (device and inode): a database deleted or
+/// replaced while the server runs no longer matches.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct FileId(u64, u64);
+
+impl FileId {
+    #[cfg(unix)]
+    fn of(path: &Path) -> Option<FileId> {
+        use std::os::unix::fs::MetadataExt;
+        std::fs::metadata(path)
+            .ok()
+            .map(|m| FileId(m.dev(), m.ino()))
+    }
+
+    #[cfg(not(unix))]
+    fn of(path: &Path) -> Option<FileId> {
+        std::fs::metadata(path).ok().map(|_| FileId(0, 0))
+    }
+}
+
+/// Serves the store's operations until closed. `lock` is held until the
+/// database is closed, and released before `close` is answered, so a
+/// server started right after another has stopped finds the directory free.
+fn run(
+    mut conn: Connection,
+    lock: std::fs::File,
+    mut rx: mpsc::Receiver<Op>,
+    path: &Path,
+    file: FileId,
+) {
     while let Some(first) = rx.blocking_recv() {
         let mut batch = vec![first];
         while batch.len() < 512 {
@@ -215,12 +337,36 @@ fn run(mut conn: Connection, mut rx: mpsc::Receiver<Op>) {
                 Op::Unfinished { done } => {
                     let _ = done.send(unfinished(&conn).map_err(|e| e.to_string()));
                 }
+                Op::Expire {
+                    cutoff_ms,
+                    code,
+                    done,
+                } => {
+                    let result = expire_waiting(&conn, cutoff_ms, code.as_deref())
+                        .map_err(|e| e.to_string());
+                    let _ = done.send(result);
+                }
                 Op::Close { done } => close = Some(done),
             }
         }
-        write_batch(&mut conn, saves);
+        // Writing to a database file that was deleted (or replaced) would
+        // be lost at the next start: refuse, so nothing more is announced.
+        if !saves.is_empty() && FileId::of(path) != Some(file) {
+            let why = format!(
+                "storing failed: the database file {} was deleted or replaced while the server runs; restore it from a backup and restart the server",
+                path.display()
+            );
+            for op in saves {
+                if let Op::Save { done, .. } = op {
+                    let _ = done.send(Err(why.clone()));
+                }
+            }
+        } else {
+            write_batch(&mut conn, saves);
+        }
         if let Some(done) = close {
             drop(conn);
+            drop(lock);
             let _ = done.send(());
             return;
         }
@@ -312,16 +458,61 @@ fn load(conn: &Connection, code: &str) -> rusqlite::Result<Option<Stored>> {
     }
 }
 
-fn unfinished(conn: &Connection) -> rusqlite::Result<Vec<Stored>> {
+fn unfinished(conn: &Connection) -> rusqlite::Result<Vec<String>> {
+    conn.prepare(&format!(
+        "SELECT code FROM rooms WHERE finished = 0 AND NOT {WAITING}"
+    ))?
+    .query_map([], |row| row.get(0))?
+    .collect()
+}
+
+/// A room whose second seat is empty: waiting for the friend.
+const WAITING: &str = "json_extract(meta, '$.tokens[1]') IS NULL";
+
+fn expire_waiting(
+    conn: &Connection,
+    cutoff_ms: u64,
+    code: Option<&str>,
+) -> rusqlite::Result<usize> {
+    let sql = format!(
+        "DELETE FROM rooms WHERE finished = 0 AND {WAITING} AND updated_ms < ?1 AND (?2 IS NULL OR code = ?2)"
+    );
+    conn.prepare_cached(&sql)?
+        .execute(params![cutoff_ms as i64, code])
+}
+
+/// Rooms stored before seat tokens were sealed get their tokens replaced
+/// by their hashes (in one transaction); returns how many rooms changed.
+fn seal_tokens(conn: &Connection) -> rusqlite::Result<usize> {
+    let plain = format!(
+        "SELECT code, meta FROM rooms WHERE json_extract(meta, '$.tokens[0]') NOT LIKE '{0}%' \
+         OR json_extract(meta, '$.tokens[1]') NOT LIKE '{0}%'",
+        super::ids::SEALED
+    );
     let rows: Vec<(String, String)> = conn
-        .prepare("SELECT code, meta FROM rooms WHERE finished = 0")?
+        .prepare(&plain)?
         .query_map([], |row| Ok((row.get(0)?, row.get(1)?)))?
         .collect::<rusqlite::Result<_>>()?;
-    let mut out = Vec::with_capacity(rows.len());
-    for (code, meta) in rows {
-        if let Some(s) = stored(conn, code, &meta)? {
-            out.push(s);
-        }
+    if rows.is_empty() {
+        return Ok(0);
     }
-    Ok(out)
+    let tx = conn.unchecked_transaction()?;
+    let mut n = 0;
+    for (code, meta) in rows {
+        let Ok(mut meta) = serde_json::from_str::<RoomMeta>(&meta) else {
+            continue;
+        };
+        for t in meta.tokens.iter_mut().flatten() {
+            *t = super::ids::seal(t);
+        }
+        let json = serde_json::to_string(&meta)
+            .map_err(|e| rusqlite::Error::ToSqlConversionFailure(Box::new(e)))?;
+        tx.execute(
+            "UPDATE rooms SET meta = ?1 WHERE code = ?2",
+            params![json, code],
+        )?;
+        n += 1;
+    }
+    tx.commit()?;
+    Ok(n)
 }

@@ -1,0 +1,734 @@
+//! Online play on several server nodes (feature `cluster`): a real
+//! PostgreSQL and a real Redis (see `cluster/mod.rs`), nodes in this
+//! process (or the real `server` binary, for `kill -9`) on loopback ports,
+//! clients over real WebSockets.
+//!
+//! Every wait is for a message, with a timeout.
+
+mod cluster;
+
+use std::io::{BufRead, BufReader};
+use std::net::SocketAddr;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use stoneplay::games::ataxx::AtaxxRules;
+use stoneplay::games::mill::MillRules;
+use stoneplay::games::stones::StonesRules;
+use stoneplay::games::{splitmix64, EndReason, Side};
+use stoneplay::protocol::online::{
+    ClientMsg, ErrorCode, Event, GameState, ServerMsg, SideChoice, Status,
+};
+use stoneplay::protocol::GameSpec;
+use stoneplay::server::client::{Client, Recv};
+use stoneplay::server::live::Live;
+use stoneplay::server::{self, Config, Server};
+
+const WAIT: Duration = Duration::from_secs(10);
+
+fn config(database: &str, bus: Option<&str>) -> Config {
+    Config {
+        addr: "127.0.0.1:0".parse().unwrap(),
+        data_dir: std::env::temp_dir().join("stoneplay-cluster-unused"),
+        database: Some(database.to_string()),
+        bus: bus.map(str::to_string),
+        static_dir: None,
+        rate_per_sec: 1000,
+        burst: 1000,
+        ..Config::default()
+    }
+}
+
+async fn nodes(db: &str, bus: &str, n: usize) -> Vec<Server> {
+    let mut out = Vec::new();
+    for _ in 0..n {
+        out.push(
+            server::start(config(db, Some(bus)))
+                .await
+                .expect("a node starts"),
+        );
+    }
+    out
+}
+
+/// Skips messages until a state with `event` (any state if `None`).
+async fn state(c: &mut Client, event: Option<Event>) -> GameState {
+    let msg = c
+        .recv_until(
+            WAIT,
+            |m| matches!(m, ServerMsg::State(s) if event.is_none_or(|e| s.event == e)),
+        )
+        .await
+        .unwrap_or_else(|e| panic!("a state with {event:?}: {e}"));
+    let ServerMsg::State(s) = msg else {
+        unreachable!()
+    };
+    s
+}
+
+#[derive(Clone, Debug)]
+struct Seat {
+    room: String,
+    token: String,
+    side: Side,
+    join_key: Option<String>,
+}
+
+async fn seat(c: &mut Client) -> Seat {
+    match c
+        .recv_until(WAIT, |m| matches!(m, ServerMsg::Seat { .. }))
+        .await
+        .expect("a seat")
+    {
+        ServerMsg::Seat {
+            room,
+            token,
+            side,
+            join_key,
+        } => Seat {
+            room,
+            token,
+            side,
+            join_key,
+        },
+        _ => unreachable!(),
+    }
+}
+
+async fn reconnect(addr: SocketAddr, s: &Seat) -> (Client, GameState) {
+    let mut c = Client::hello(addr).await.unwrap();
+    c.send(&ClientMsg::Reconnect {
+        room: s.room.clone(),
+        token: s.token.clone(),
+    })
+    .await
+    .unwrap();
+    assert_eq!(seat(&mut c).await.side, s.side);
+    let st = state(&mut c, Some(Event::Sync)).await;
+    (c, st)
+}
+
+/// Two players (and maybe a spectator), each on the node they were given.
+struct Table {
+    a: Client,
+    b: Client,
+    watcher: Option<Client>,
+    a_seat: Seat,
+    b_seat: Seat,
+    state: GameState,
+    seed: u64,
+}
+
+impl Table {
+    async fn new(a_at: SocketAddr, b_at: SocketAddr, game: GameSpec, clock_secs: u32) -> Table {
+        let mut a = Client::hello(a_at).await.unwrap();
+        a.send(&ClientMsg::Create {
+            game,
+            clock_secs: Some(clock_secs),
+            side: SideChoice::First,
+        })
+        .await
+        .unwrap();
+        let a_seat = seat(&mut a).await;
+        state(&mut a, Some(Event::Sync)).await;
+        let mut b = Client::hello(b_at).await.unwrap();
+        b.send(&ClientMsg::Join {
+            room: a_seat.room.clone(),
+            key: a_seat.join_key.clone().expect("a join key"),
+        })
+        .await
+        .unwrap();
+        let b_seat = seat(&mut b).await;
+        state(&mut b, Some(Event::Started)).await;
+        let state = state(&mut a, Some(Event::Started)).await;
+        Table {
+            a,
+            b,
+            watcher: None,
+            a_seat,
+            b_seat,
+            state,
+            seed: 7,
+        }
+    }
+
+    async fn watch(&mut self, at: SocketAddr) {
+        let mut w = Client::hello(at).await.unwrap();
+        w.send(&ClientMsg::Watch {
+            room: self.a_seat.room.clone(),
+        })
+        .await
+        .unwrap();
+        let s = state(&mut w, Some(Event::Sync)).await;
+        assert_eq!(s.moves, self.state.moves);
+        self.watcher = Some(w);
+    }
+
+    fn mover(&mut self) -> &mut Client {
+        if self.state.to_move == self.a_seat.side {
+            &mut self.a
+        } else {
+            &mut self.b
+        }
+    }
+
+    /// Sends `msg` from `who` (0: a, 1: b) and waits until both players
+    /// (and the spectator) have the state with `event`.
+    async fn act(&mut self, who: usize, msg: ClientMsg, event: Event) -> GameState {
+        let c = if who == 0 { &mut self.a } else { &mut self.b };
+        c.send(&msg).await.unwrap();
+        let sa = state(&mut self.a, Some(event)).await;
+        let sb = state(&mut self.b, Some(event)).await;
+        assert_eq!(sa.moves, sb.moves);
+        if let Some(w) = &mut self.watcher {
+            let sw = state(w, Some(event)).await;
+            assert_eq!(sw.moves, sa.moves, "the spectator sees every move");
+        }
+        self.state = sa.clone();
+        sa
+    }
+
+    /// A pseudo-random legal move by the side to move, acknowledged to all.
+    async fn play_random(&mut self) -> GameState {
+        let live = Live::restore(&self.state.game, &self.state.start, &self.state.moves).unwrap();
+        let moves = live.legal_moves();
+        let (next, r) = splitmix64(self.seed);
+        self.seed = next;
+        let mv = moves[(r % moves.len() as u64) as usize].clone();
+        let ply = self.state.moves.len() as u32;
+        self.mover()
+            .send(&ClientMsg::Move { ply, mv })
+            .await
+            .unwrap();
+        let who = usize::from(self.state.to_move != self.a_seat.side);
+        let _ = who;
+        let sa = state(&mut self.a, Some(Event::Moved)).await;
+        let sb = state(&mut self.b, Some(Event::Moved)).await;
+        assert_eq!(sa.moves, sb.moves);
+        assert!(sa.moves.len() as u32 > ply);
+        if let Some(w) = &mut self.watcher {
+            assert_eq!(state(w, Some(Event::Moved)).await.moves, sa.moves);
+        }
+        self.state = sa.clone();
+        sa
+    }
+
+    /// Plays up to `n` random moves (fewer if the game ends).
+    async fn play(&mut self, n: usize) {
+        for _ in 0..n {
+            if self.state.status != Status::Playing {
+                break;
+            }
+            self.play_random().await;
+        }
+    }
+}
+
+/// `--database` alone: the games are in PostgreSQL and a restart resumes
+/// them; a second single server on the same database refuses to start.
+#[tokio::test]
+async fn postgres_alone_keeps_the_games_across_a_restart() {
+    let (pg, _) = cluster::shared();
+    let db = pg.database().await;
+    let first = server::start(config(&db, None)).await.unwrap();
+    let second = server::start(config(&db, None)).await;
+    assert!(
+        second.as_ref().err().is_some_and(|e| e.contains("in use")),
+        "a second server on the database: {:?}",
+        second.as_ref().err()
+    );
+    let at = first.addr();
+    let mut t = Table::new(at, at, GameSpec::Ataxx(AtaxxRules::default()), 60).await;
+    t.play(5).await;
+    t.act(1, ClientMsg::OfferDraw, Event::DrawOffered).await;
+    let before = t.state.clone();
+    let (a_seat, b_seat) = (t.a_seat.clone(), t.b_seat.clone());
+    drop(t);
+    first.shutdown().await;
+    let again = server::start(config(&db, None)).await.unwrap();
+    assert_eq!(again.resumed().await, 1);
+    let (_a, s) = reconnect(again.addr(), &a_seat).await;
+    let (_b, _) = reconnect(again.addr(), &b_seat).await;
+    assert_eq!(s.moves, before.moves);
+    assert_eq!(s.draw_offer, before.draw_offer);
+    assert!(s.draw_offer.is_some());
+    again.shutdown().await;
+}
+
+/// A game of each kind with the players on two nodes and a spectator on a
+/// third: moves, a pause, a draw offer and the end all travel between them.
+#[tokio::test]
+async fn games_across_three_nodes() {
+    let (pg, redis) = cluster::shared();
+    let db = pg.database().await;
+    let n = nodes(&db, &redis.url(), 3).await;
+    let (x, y, z) = (n[0].addr(), n[1].addr(), n[2].addr());
+
+    // Territory Duel: the player on the other node resigns.
+    let mut t = Table::new(x, y, GameSpec::Ataxx(AtaxxRules::default()), 60).await;
+    t.watch(z).await;
+    t.play(12).await;
+    t.act(1, ClientMsg::Pause, Event::Paused).await;
+    let s = t.act(1, ClientMsg::Unpause, Event::Unpaused).await;
+    assert_eq!(s.status, Status::Playing);
+    t.play(6).await;
+    let s = t.act(1, ClientMsg::Resign, Event::Resigned).await;
+    assert_eq!(s.status, Status::Over);
+    assert_eq!(s.outcome.map(|o| o.winner), Some(Some(t.a_seat.side)));
+
+    // Stones: a draw offered on one node, accepted on the other.
+    let mut t = Table::new(y, x, GameSpec::Stones(StonesRules), 60).await;
+    t.watch(z).await;
+    t.play(10).await;
+    t.act(0, ClientMsg::OfferDraw, Event::DrawOffered).await;
+    let s = t
+        .act(1, ClientMsg::AnswerDraw { accept: true }, Event::DrawAgreed)
+        .await;
+    assert_eq!(s.outcome.map(|o| o.reason), Some(EndReason::Agreement));
+
+    // Mill: played to its end (or the moves run out), then a rematch.
+    let mut t = Table::new(z, x, GameSpec::Mill(MillRules::default()), 60).await;
+    t.watch(y).await;
+    t.play(400).await;
+    if t.state.status == Status::Playing {
+        t.act(0, ClientMsg::Resign, Event::Resigned).await;
+    }
+    t.act(0, ClientMsg::Rematch, Event::RematchOffered).await;
+    let c = &mut t.b;
+    c.send(&ClientMsg::Rematch).await.unwrap();
+    let s = state(&mut t.a, Some(Event::Rematch)).await;
+    assert_eq!(s.game_no, 2);
+    assert_eq!(state(&mut t.b, Some(Event::Rematch)).await.game_no, 2);
+    for node in n {
+        node.shutdown().await;
+    }
+}
+
+/// The real `server` binary as a cluster node, on a free port.
+struct Node {
+    child: Child,
+    addr: SocketAddr,
+}
+
+impl Drop for Node {
+    fn drop(&mut self) {
+        if let Ok(None) = self.child.try_wait() {
+            let _ = self.child.kill();
+            let _ = self.child.wait();
+        }
+    }
+}
+
+impl Node {
+    fn start(db: &str, bus: &str) -> Node {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_server"))
+            .args(["--addr", "127.0.0.1:0", "--no-static", "--rate", "1000"])
+            .args(["--burst", "1000", "--database", db, "--bus", bus])
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("the server binary starts");
+        let stdout = child.stdout.take().unwrap();
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        let first = rx
+            .recv_timeout(Duration::from_secs(20))
+            .expect("the node prints its address");
+        let addr = first
+            .strip_prefix("listening on http://")
+            .and_then(|a| a.trim_end_matches('/').parse().ok())
+            .unwrap_or_else(|| panic!("unexpected first line: {first}"));
+        Node { child, addr }
+    }
+
+    fn kill_9(&mut self) {
+        use std::os::unix::process::ExitStatusExt;
+        let pid = self.child.id().to_string();
+        let killed = Command::new("kill").args(["-9", &pid]).status().unwrap();
+        assert!(killed.success());
+        let status = self.child.wait().unwrap();
+        assert_eq!(status.signal(), Some(9));
+    }
+}
+
+/// Reads until the connection closes; the close frame's code, if any.
+async fn closed(c: &mut Client, within: Duration) -> Option<u16> {
+    let until = Instant::now() + within;
+    loop {
+        let left = until.saturating_duration_since(Instant::now());
+        match c.next(left).await {
+            Ok(Recv::Msg(_)) => continue,
+            Ok(Recv::Closed(frame)) => return frame.map(|f| u16::from(f.code)),
+            Err(e) => {
+                assert!(!e.contains("nothing received"), "not closed: {e}");
+                return None;
+            }
+        }
+    }
+}
+
+/// `kill -9` of the node that referees a game, during a draw offer, then
+/// of the next one during a pause: each time the players' connections
+/// end, they reconnect to a live node, which takes the room over with
+/// every acknowledged move, and the game is played to its end.
+#[tokio::test]
+async fn a_killed_referee_loses_no_acknowledged_move() {
+    let (pg, redis) = cluster::shared();
+    let db = pg.database().await;
+    let mut x = Node::start(&db, &redis.url());
+    let mut y = Node::start(&db, &redis.url());
+    let mut t = Table::new(x.addr, y.addr, GameSpec::Ataxx(AtaxxRules::default()), 60).await;
+    t.watch(y.addr).await;
+    t.play(6).await;
+    t.act(0, ClientMsg::OfferDraw, Event::DrawOffered).await;
+    let acked = t.state.clone();
+
+    x.kill_9();
+    let killed = Instant::now();
+    // The creator was on the dead node: its connection just ends.
+    assert_eq!(closed(&mut t.a, WAIT).await, None);
+    // The others were forwarded by the live node: told to reconnect.
+    assert_eq!(closed(&mut t.b, WAIT).await, Some(1012));
+    let (a, s) = reconnect(y.addr, &t.a_seat).await;
+    let took = killed.elapsed();
+    eprintln!("takeover after kill -9: {} ms", took.as_millis());
+    assert!(took < Duration::from_secs(8), "took {took:?}");
+    assert_eq!(s.moves, acked.moves, "every acknowledged move is there");
+    assert_eq!(s.draw_offer, acked.draw_offer);
+    let (b, _) = reconnect(y.addr, &t.b_seat).await;
+    (t.a, t.b, t.watcher, t.state) = (a, b, None, s);
+    t.act(
+        1,
+        ClientMsg::AnswerDraw { accept: false },
+        Event::DrawDeclined,
+    )
+    .await;
+    t.play(4).await;
+
+    // Now y referees; a third node comes, y dies during a pause.
+    let z = Node::start(&db, &redis.url());
+    let pauser = usize::from(t.state.to_move != t.a_seat.side);
+    let paused = t.act(pauser, ClientMsg::Pause, Event::Paused).await;
+    y.kill_9();
+    assert_eq!(closed(&mut t.a, WAIT).await, None);
+    let (a, s) = reconnect(z.addr, &t.a_seat).await;
+    let (b, _) = reconnect(z.addr, &t.b_seat).await;
+    assert_eq!(s.moves, paused.moves);
+    assert_eq!(s.status, Status::Paused);
+    assert_eq!(s.pauses_left, paused.pauses_left);
+    (t.a, t.b, t.state) = (a, b, s);
+    t.act(pauser, ClientMsg::Unpause, Event::Unpaused).await;
+    t.play(400).await;
+    if t.state.status == Status::Playing {
+        t.act(0, ClientMsg::Resign, Event::Resigned).await;
+    }
+    assert_eq!(t.state.status, Status::Over);
+    drop(z);
+}
+
+/// A clean stop hands the rooms over: the players reconnect to another
+/// node and the clock has not run while the room moved.
+#[tokio::test]
+async fn a_clean_stop_hands_the_rooms_over_without_charging_the_clock() {
+    let (pg, redis) = cluster::shared();
+    let db = pg.database().await;
+    let mut n = nodes(&db, &redis.url(), 2).await;
+    let (x, y) = (n[0].addr(), n[1].addr());
+    let mut t = Table::new(x, y, GameSpec::Mill(MillRules::default()), 60).await;
+    t.play(3).await;
+    tokio::time::sleep(Duration::from_millis(800)).await;
+    let stopping = Instant::now();
+    let used_before = Duration::from_millis(800);
+    n.remove(0).shutdown().await;
+    assert_eq!(closed(&mut t.a, WAIT).await, Some(1012));
+    assert_eq!(closed(&mut t.b, WAIT).await, Some(1012));
+    // The room waits on no node for a while: not charged either.
+    tokio::time::sleep(Duration::from_millis(3000)).await;
+    let (a, s) = reconnect(y, &t.a_seat).await;
+    let (b, _) = reconnect(y, &t.b_seat).await;
+    assert_eq!(s.moves, t.state.moves);
+    let charged = 60_000 - s.clock.remaining_ms;
+    let away = stopping.elapsed();
+    assert!(
+        Duration::from_millis(charged) < used_before + Duration::from_millis(1500),
+        "{charged} ms charged, {away:?} away"
+    );
+    (t.a, t.b, t.state) = (a, b, s);
+    t.play(3).await;
+    n.remove(0).shutdown().await;
+}
+
+/// Two players asking for a quick match on different nodes are paired.
+#[tokio::test]
+async fn quick_match_pairs_players_on_different_nodes() {
+    let (pg, redis) = cluster::shared();
+    let db = pg.database().await;
+    let n = nodes(&db, &redis.url(), 2).await;
+    let game = GameSpec::Stones(StonesRules);
+    let mut a = Client::hello(n[0].addr()).await.unwrap();
+    a.send(&ClientMsg::QuickMatch {
+        game,
+        clock_secs: Some(30),
+    })
+    .await
+    .unwrap();
+    let queued = a.recv(WAIT).await.unwrap();
+    assert!(matches!(queued, ServerMsg::Queued { .. }), "{queued:?}");
+    let mut b = Client::hello(n[1].addr()).await.unwrap();
+    b.send(&ClientMsg::QuickMatch {
+        game,
+        clock_secs: Some(30),
+    })
+    .await
+    .unwrap();
+    let sb = seat(&mut b).await;
+    let sa = seat(&mut a).await;
+    assert_eq!(sa.room, sb.room);
+    assert_ne!(sa.side, sb.side);
+    let state_a = state(&mut a, Some(Event::Started)).await;
+    let state_b = state(&mut b, Some(Event::Started)).await;
+    assert_eq!(state_a.status, Status::Playing);
+    let mut t = Table {
+        a,
+        b,
+        watcher: None,
+        a_seat: sa,
+        b_seat: sb,
+        state: state_b,
+        seed: 3,
+    };
+    t.play(4).await;
+    // A third player waits, and leaves the queue: nobody is paired with them.
+    let mut c = Client::hello(n[1].addr()).await.unwrap();
+    c.send(&ClientMsg::QuickMatch {
+        game,
+        clock_secs: Some(30),
+    })
+    .await
+    .unwrap();
+    assert!(matches!(
+        c.recv(WAIT).await.unwrap(),
+        ServerMsg::Queued { .. }
+    ));
+    c.send(&ClientMsg::CancelQuickMatch).await.unwrap();
+    assert!(matches!(
+        c.recv(WAIT).await.unwrap(),
+        ServerMsg::QueueCancelled
+    ));
+    let mut d = Client::hello(n[0].addr()).await.unwrap();
+    d.send(&ClientMsg::QuickMatch {
+        game,
+        clock_secs: Some(30),
+    })
+    .await
+    .unwrap();
+    assert!(matches!(
+        d.recv(WAIT).await.unwrap(),
+        ServerMsg::Queued { .. }
+    ));
+    for node in n {
+        node.shutdown().await;
+    }
+}
+
+/// The bus goes down: a player whose game is refereed by another node is
+/// refused with an error that says so; nothing acknowledged is lost, and
+/// the game goes on once the bus is back.
+#[tokio::test]
+async fn a_bus_outage_is_refused_clearly_and_recovered() {
+    let (pg, _) = cluster::shared();
+    let mut redis = cluster::Redis::start();
+    let db = pg.database().await;
+    let n = nodes(&db, &redis.url(), 2).await;
+    let (x, y) = (n[0].addr(), n[1].addr());
+    let mut t = Table::new(x, y, GameSpec::Ataxx(AtaxxRules::default()), 60).await;
+    t.play(3).await;
+    let acked = t.state.clone();
+    redis.stop();
+    // The forwarded player is cut off and told to reconnect.
+    assert_eq!(closed(&mut t.b, WAIT).await, Some(1012));
+    let mut b = Client::hello(y).await.unwrap();
+    b.send(&ClientMsg::Reconnect {
+        room: t.b_seat.room.clone(),
+        token: t.b_seat.token.clone(),
+    })
+    .await
+    .unwrap();
+    match b.recv(WAIT).await.unwrap() {
+        ServerMsg::Error { code, message } => {
+            assert_eq!(code, ErrorCode::Server);
+            assert!(message.contains("message bus"), "{message}");
+        }
+        other => panic!("expected an error, got {other:?}"),
+    }
+    // The player on the referee's node still has the game.
+    t.a.send(&ClientMsg::Sync).await.unwrap();
+    assert_eq!(state(&mut t.a, Some(Event::Sync)).await.moves, acked.moves);
+    redis.resume();
+    let until = Instant::now() + WAIT;
+    let (b, s) = loop {
+        let mut b = Client::hello(y).await.unwrap();
+        b.send(&ClientMsg::Reconnect {
+            room: t.b_seat.room.clone(),
+            token: t.b_seat.token.clone(),
+        })
+        .await
+        .unwrap();
+        match b.recv(WAIT).await.unwrap() {
+            ServerMsg::Seat { .. } => {
+                let s = state(&mut b, Some(Event::Sync)).await;
+                break (b, s);
+            }
+            other => {
+                assert!(
+                    Instant::now() < until,
+                    "the bus does not come back: {other:?}"
+                );
+                tokio::time::sleep(Duration::from_millis(200)).await;
+            }
+        }
+    };
+    assert_eq!(s.moves, acked.moves);
+    t.b = b;
+    t.play(3).await;
+    for node in n {
+        node.shutdown().await;
+    }
+}
+
+/// The database goes down: moves and new games are refused with an error
+/// that says so, nothing acknowledged is lost, and play goes on once it is
+/// back.
+#[tokio::test]
+async fn a_database_outage_is_refused_clearly_and_recovered() {
+    let (_, redis) = cluster::shared();
+    let mut pg = cluster::Postgres::start();
+    let db = pg.database().await;
+    let n = nodes(&db, &redis.url(), 2).await;
+    let (x, y) = (n[0].addr(), n[1].addr());
+    let mut t = Table::new(x, x, GameSpec::Stones(StonesRules), 60).await;
+    t.play(3).await;
+    let acked = t.state.clone();
+    pg.stop();
+    let ply = t.state.moves.len() as u32;
+    let live = Live::restore(&t.state.game, &t.state.start, &t.state.moves).unwrap();
+    let mv = live.legal_moves()[0].clone();
+    t.mover().send(&ClientMsg::Move { ply, mv }).await.unwrap();
+    let who = t.mover();
+    match who
+        .recv_until(WAIT, |m| matches!(m, ServerMsg::Error { .. }))
+        .await
+        .unwrap()
+    {
+        ServerMsg::Error { message, .. } => {
+            assert!(message.contains("cannot store"), "{message}")
+        }
+        _ => unreachable!(),
+    }
+    let s = state(who, Some(Event::Sync)).await;
+    assert_eq!(s.moves, acked.moves, "the refused move was not made");
+    let mut c = Client::hello(y).await.unwrap();
+    c.send(&ClientMsg::Create {
+        game: GameSpec::Stones(StonesRules),
+        clock_secs: Some(60),
+        side: SideChoice::First,
+    })
+    .await
+    .unwrap();
+    match c.recv(WAIT).await.unwrap() {
+        ServerMsg::Error { message, .. } => assert!(message.contains("cannot store"), "{message}"),
+        other => panic!("expected an error, got {other:?}"),
+    }
+    pg.resume();
+    let until = Instant::now() + WAIT;
+    loop {
+        let live = Live::restore(&t.state.game, &t.state.start, &t.state.moves).unwrap();
+        let mv = live.legal_moves()[0].clone();
+        let ply = t.state.moves.len() as u32;
+        let who = t.mover();
+        who.send(&ClientMsg::Move { ply, mv }).await.unwrap();
+        match who
+            .recv_until(WAIT, |m| {
+                matches!(m, ServerMsg::Error { .. })
+                    || matches!(m, ServerMsg::State(s) if s.event == Event::Moved)
+            })
+            .await
+            .unwrap()
+        {
+            ServerMsg::State(s) => {
+                assert_eq!(s.moves.len(), acked.moves.len() + 1);
+                break;
+            }
+            other => {
+                assert!(
+                    Instant::now() < until,
+                    "the database does not come back: {other:?}"
+                );
+                tokio::time::sleep(Duration::from_millis(200)).await;
+            }
+        }
+    }
+    for node in n {
+        node.shutdown().await;
+    }
+}
+
+/// Fencing: a node whose lease of a room was taken cannot store into the
+/// room any more (the move is refused, not announced), lets the room go
+/// (its players are told to reconnect), and the room continues wherever
+/// it is taken next, with every acknowledged move.
+#[tokio::test]
+async fn a_node_that_lost_the_lease_cannot_store_into_the_room() {
+    let (pg, redis) = cluster::shared();
+    let db = pg.database().await;
+    let n = nodes(&db, &redis.url(), 2).await;
+    let (x, y) = (n[0].addr(), n[1].addr());
+    let mut t = Table::new(x, x, GameSpec::Ataxx(AtaxxRules::default()), 60).await;
+    t.play(3).await;
+    let acked = t.state.clone();
+    // Another (here: vanished) node takes the lease behind x's back.
+    let (client, conn) = tokio_postgres::connect(&db, tokio_postgres::NoTls)
+        .await
+        .unwrap();
+    tokio::spawn(conn);
+    let taken = client
+        .execute(
+            "UPDATE leases SET node = 'elsewhere' WHERE room = $1",
+            &[&t.a_seat.room],
+        )
+        .await
+        .unwrap();
+    assert_eq!(taken, 1);
+    let live = Live::restore(&t.state.game, &t.state.start, &t.state.moves).unwrap();
+    let mv = live.legal_moves()[0].clone();
+    let ply = t.state.moves.len() as u32;
+    let who = t.mover();
+    who.send(&ClientMsg::Move { ply, mv }).await.unwrap();
+    match who
+        .recv_until(WAIT, |m| {
+            matches!(m, ServerMsg::Error { .. })
+                || matches!(m, ServerMsg::State(s) if s.event == Event::Moved)
+        })
+        .await
+        .unwrap()
+    {
+        ServerMsg::Error { message, .. } => assert!(message.contains("cannot store"), "{message}"),
+        other => panic!("a move stored without the lease: {other:?}"),
+    }
+    // x lets the room go within a beat; the players reconnect (to y) and
+    // y takes the room over from the node that does not renew.
+    assert_eq!(closed(&mut t.a, WAIT).await, Some(1012));
+    let (_a, s) = reconnect(y, &t.a_seat).await;
+    assert_eq!(s.moves, acked.moves);
+    for node in n {
+        node.shutdown().await;
+    }
+}
