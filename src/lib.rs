@@ -5,6 +5,9 @@
 //!   compile and test natively and run unchanged in the page.
 //! - [`ai`]: the computer player (search, evaluations, levels) and the
 //!   engine protocols; generic over the games, clock injected.
+//! - [`client`]: what the page decides for a game on this device (record,
+//!   undo/redo and review, the clock rules, forced moves, timeouts, resume)
+//!   as plain types with the time injected; compiles and tests natively.
 //! - [`i18n`]: the page's languages: one text table per language, looked up
 //!   by key with English as the fallback; compiles and tests natively.
 //! - `server` (feature `server`, native only): the online-play server
@@ -14,6 +17,7 @@
 //!   board per game; every text they show comes from [`i18n`].
 
 pub mod ai;
+pub mod client;
 pub mod games;
 pub mod i18n;
 pub mod protocol;

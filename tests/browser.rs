@@ -8,7 +8,7 @@ use stoneplay::games::ataxx::{Ataxx, AtaxxRules};
 use stoneplay::games::mill::Mill;
 use stoneplay::games::stones::{Stones, StonesRules};
 use stoneplay::games::{Game, Record};
-use stoneplay::ui::game::GameScreen;
+use stoneplay::ui::game::{GameScreen, Resume};
 use stoneplay::ui::games::UiGame;
 use stoneplay::ui::link::{load_query, query_for, Loaded};
 use wasm_bindgen::JsCast;
@@ -96,10 +96,12 @@ async fn click_at(root: &Element, target: &Element) {
     settle().await;
 }
 
+/// The text of the element `selector` names; a missing element fails the test.
 fn text(root: &Element, selector: &str) -> String {
     root.query_selector(selector)
         .unwrap()
-        .and_then(|e| e.text_content())
+        .unwrap_or_else(|| panic!("no element {selector}"))
+        .text_content()
         .unwrap_or_default()
 }
 
@@ -262,6 +264,89 @@ async fn mill_board_places_forms_a_mill_and_removes() {
     assert_eq!(count(&root, ".piece.pb:not(.hand)"), 1);
     assert!(text(&root, "[data-testid=score-second]").contains("1 lost"));
     assert!(text(&root, "[data-testid=status]").contains("Black: place a piece"));
+}
+
+/// The seconds the clock shows ("0:28" is 28).
+fn clock_secs(root: &Element) -> u32 {
+    let shown = text(root, "[data-testid=clock]");
+    let (m, s) = shown
+        .split_once(':')
+        .unwrap_or_else(|| panic!("a clock, not {shown:?}"));
+    m.parse::<u32>().unwrap() * 60 + s.parse::<u32>().unwrap()
+}
+
+#[wasm_bindgen_test]
+async fn the_move_clock_restarts_each_turn_and_a_mill_removal_is_the_same_turn() {
+    let root = mount(Record::new(Mill::start(&Default::default())), 30);
+    settle().await;
+    // Each player uses 2.2 s; the next one still starts with 30 s.
+    for p in ["a7", "b6", "d7", "d6"] {
+        TimeoutFuture::new(2_200).await;
+        assert!(clock_secs(&root) <= 28, "the clock runs before {p}");
+        click_point(&root, p).await;
+        assert_eq!(clock_secs(&root), 30, "a new turn after {p}");
+    }
+    // g7 closes a mill: the removal is part of White's turn, whose clock
+    // (started after d6) runs on.
+    TimeoutFuture::new(2_200).await;
+    click_point(&root, "g7").await;
+    assert!(text(&root, "[data-testid=status]").contains("remove a Black piece"));
+    assert!(
+        clock_secs(&root) <= 28,
+        "the clock restarted between the mill and its removal"
+    );
+    click_point(&root, "b6").await;
+    assert!(text(&root, "[data-testid=status]").contains("Black: place a piece"));
+    assert_eq!(
+        clock_secs(&root),
+        30,
+        "Black's turn starts after the removal"
+    );
+}
+
+/// The review marks the moves where the evaluation fell most for the
+/// player who made them: on a game with known mistakes of both sides (and
+/// good moves, small slips and a move that gains), the three biggest drops,
+/// largest first.
+#[wasm_bindgen_test]
+fn the_review_marks_the_biggest_drops_of_the_player_who_moved() {
+    use stoneplay::games::Side::{First, Second};
+    use stoneplay::ui::review::worst_moves;
+    // Evaluations from the first player's side, one per position (start = 0).
+    let evals = [
+        0, 20, -10,  // 1 First +20, 2 Second -30 (good moves)
+        -250, // 3 First drops 240: a mistake
+        -240, // 4 Second drops 10
+        -200, // 5 First +40
+        300,  // 6 Second drops 500: the biggest mistake
+        260,  // 7 First drops 40: a slip below the threshold
+        900,  // 8 Second drops 640 (a rise for the first player)
+        880,  // 9 First drops 20
+        880,  // 10 Second drops 0
+        500,  // 11 First drops 380: a mistake
+        600,  // 12 Second drops 100: a small mistake, fourth biggest
+    ];
+    let movers: Vec<_> = (0..evals.len() - 1)
+        .map(|ply| if ply % 2 == 0 { First } else { Second })
+        .collect();
+    assert_eq!(
+        worst_moves(&evals, &movers),
+        [(8, 640), (6, 500), (11, 380)],
+        "the three biggest drops, largest first"
+    );
+    // Fewer mistakes: only drops of at least 0.8 piece are marked.
+    let fewer = [
+        0, 20, -10, -250, -240, -200, -200, -240, -240, -260, -260, -640, -660,
+    ];
+    assert_eq!(worst_moves(&fewer, &movers), [(11, 380), (3, 240)]);
+    // A Second-only game (a forced pass makes the same side move twice).
+    assert_eq!(
+        worst_moves(&[0, 100, 300], &[Second, Second]),
+        [(2, 200), (1, 100)]
+    );
+    assert!(worst_moves(&[0, 100, 300], &[First, First]).is_empty());
+    // Evaluations still coming in: only the moves with both ends are judged.
+    assert_eq!(worst_moves(&[0, -300], &movers), [(1, 300)]);
 }
 
 #[wasm_bindgen_test]
@@ -435,6 +520,7 @@ async fn the_move_list_shows_earlier_positions_read_only() {
     button(&root, "live").click();
     settle().await;
     assert_eq!(count(&root, ".piece"), 6);
+    // The note stays in the page (a live region), empty.
     assert_eq!(text(&root, ".viewing-note"), "");
 }
 
@@ -446,7 +532,11 @@ async fn a_resumed_game_starts_paused_with_its_time_left() {
     let mut record = Record::new(Ataxx::start(&AtaxxRules::default()));
     record.play_text("b6").unwrap();
     leptos::mount::mount_to(host.clone(), move || {
-        view! { <GameScreen<Ataxx> initial=record clock_secs=30 resume_left_ms=Some(12_300.0)/> }
+        let resume = Some(Resume {
+            left_ms: Some(12_300.0),
+            outcome: None,
+        });
+        view! { <GameScreen<Ataxx> initial=record clock_secs=30 resume=resume/> }
     })
     .forget();
     let root: Element = host.unchecked_into();

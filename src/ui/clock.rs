@@ -1,11 +1,11 @@
-//! The per-move clock.
-//!
-//! Time left is computed from `performance.now()` timestamps, never by
-//! subtracting a fixed tick, so a late or skipped timer tick cannot make
-//! the clock drift: the ticks only make the display catch up.
+//! The clock on the page: `performance.now()`, a ticker that refreshes it
+//! while a clock runs, and the display. The clock's arithmetic is
+//! [`crate::client::clock::MoveClock`].
 
 use gloo_timers::callback::Interval;
 use leptos::prelude::*;
+
+pub use crate::client::clock::{format_left, MoveClock};
 
 use super::words::use_lang;
 use crate::t;
@@ -16,80 +16,6 @@ pub fn now_ms() -> f64 {
         .and_then(|w| w.performance())
         .map(|p| p.now())
         .unwrap_or(0.0)
-}
-
-/// The move clock of the side to move: a limit per move, restarted at every
-/// turn, that can be paused and resumed without losing time.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct MoveClock {
-    /// Time allowed for one move; `None` means no clock.
-    limit_ms: Option<f64>,
-    /// Time that was left when the clock last started running (or stopped).
-    left_ms: f64,
-    /// `performance.now()` when it last started running; `None` when stopped.
-    since: Option<f64>,
-}
-
-impl MoveClock {
-    /// A stopped clock allowing `limit_ms` per move (`None`: no clock).
-    pub fn new(limit_ms: Option<f64>) -> Self {
-        MoveClock {
-            limit_ms,
-            left_ms: limit_ms.unwrap_or(0.0),
-            since: None,
-        }
-    }
-
-    /// The time allowed per move.
-    pub fn limit_ms(&self) -> Option<f64> {
-        self.limit_ms
-    }
-
-    /// A new turn: full time, running from `now`.
-    pub fn start_turn(&mut self, now: f64) {
-        self.left_ms = self.limit_ms.unwrap_or(0.0);
-        self.since = self.limit_ms.map(|_| now);
-    }
-
-    /// Stops the clock, keeping the time that was left at `now`.
-    pub fn stop(&mut self, now: f64) {
-        if let Some(since) = self.since.take() {
-            self.left_ms = (self.left_ms - (now - since)).max(0.0);
-        }
-    }
-
-    /// Stopped, with `left_ms` left for the current turn (resuming a saved game).
-    pub fn stopped_with(&mut self, left_ms: f64) {
-        self.since = None;
-        self.left_ms = left_ms.clamp(0.0, self.limit_ms.unwrap_or(0.0));
-    }
-
-    /// Starts the clock again from the time that was left.
-    pub fn resume(&mut self, now: f64) {
-        if self.limit_ms.is_some() && self.since.is_none() {
-            self.since = Some(now);
-        }
-    }
-
-    /// Whether the clock is counting down.
-    pub fn is_running(&self) -> bool {
-        self.since.is_some()
-    }
-
-    /// Milliseconds left at `now`, or `None` when there is no clock.
-    pub fn left_at(&self, now: f64) -> Option<f64> {
-        self.limit_ms?;
-        Some(match self.since {
-            Some(since) => (self.left_ms - (now - since)).max(0.0),
-            None => self.left_ms,
-        })
-    }
-}
-
-/// "0:27" for 26.2 s left: whole seconds, rounded up so 0:00 means time is up.
-pub fn format_left(ms: f64) -> String {
-    let secs = (ms / 1000.0).ceil().max(0.0) as u64;
-    format!("{}:{:02}", secs / 60, secs % 60)
 }
 
 /// A signal with the current `performance.now()`, refreshed by a gloo
@@ -110,28 +36,34 @@ pub fn ticker(running: Signal<bool>) -> RwSignal<f64> {
     now
 }
 
-/// The clock display: time left for the side to move and a bar.
+/// The clock display: time left for the side to move and a bar; after the
+/// end of the game it says so instead of showing a time.
 #[component]
 pub fn ClockView(
-    clock: RwSignal<MoveClock>,
+    #[prop(into)] clock: Signal<MoveClock>,
     now: RwSignal<f64>,
     #[prop(into)] active: Signal<bool>,
+    /// The game is over.
+    #[prop(into, optional)]
+    over: Signal<bool>,
 ) -> impl IntoView {
     let lang = use_lang();
     let left = move || clock.with(|c| c.left_at(now.get()));
     let text = move || match left() {
+        _ if over.get() => t!(lang.get(), "clock.over").to_string(),
         Some(ms) => format_left(ms),
         None => t!(lang.get(), "clock.none").to_string(),
     };
     let fraction = move || {
         clock.with(|c| match (c.left_at(now.get()), c.limit_ms()) {
+            _ if over.get() => 0.0,
             (Some(left), Some(limit)) if limit > 0.0 => left / limit,
             _ => 1.0,
         })
     };
     let low = move || left().is_some_and(|ms| ms <= 5_000.0) && active.get();
     view! {
-        <div class="clock" class:low=low class:idle=move || !active.get() role="timer"
+        <div class="clock" class:low=low class:idle=move || !active.get() class:over=move || over.get() role="timer"
              aria-label=move || t!(lang.get(), "clock.aria", time = text())>
             <span class="clock-text" data-testid="clock">{text}</span>
             <span class="clock-bar" aria-hidden="true">

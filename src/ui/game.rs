@@ -1,14 +1,15 @@
 //! A game screen, the same for every game: board, score chips, whose turn,
 //! what to do, the move clock, pause, new game, the move list and the result.
 //!
-//! The engine state lives in one `RwSignal<Record<G>>`; everything on the
-//! screen is derived from it and from the clock.
+//! What happens (moves, undo/redo, the clock rules, forced moves, timeouts,
+//! resume) is decided by [`LocalGame`], held in one signal; this component
+//! passes it the time, talks to the computer and draws it.
 
 use leptos::prelude::*;
 
 use super::ai::Ai;
 use super::board::BoardProps;
-use super::clock::{now_ms, ticker, ClockView, MoveClock};
+use super::clock::{now_ms, ticker, ClockView};
 use super::games::{describe_outcome, UiGame};
 use super::review::Review;
 use super::sound::{self, Sound};
@@ -17,18 +18,25 @@ use super::words::game_title;
 use super::words::{use_lang, Problem, Text};
 use super::{notation, share};
 use crate::ai::{Level, MATE_BOUND};
+pub use crate::client::local::Snapshot;
+use crate::client::local::{LocalGame, Played, Refused, Step};
 use crate::games::{Outcome, Record, Side};
 use crate::i18n::Lang;
 use crate::protocol::{Request, Response};
 use crate::{t, tn};
 
-/// What the app keeps of a game in progress: the record and the time left
-/// on the move clock.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Snapshot<G: UiGame> {
-    pub record: Record<G>,
-    pub clock_left_ms: Option<f64>,
+/// A saved game coming back: the time that was left and how it ended, if
+/// it did (a timeout or a resignation is not in the link).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Resume {
+    pub left_ms: Option<f64>,
+    pub outcome: Option<Outcome>,
 }
+
+/// Whether a dialog or panel is over the board (settings, new game): a
+/// local game's clock stops meanwhile. Provided by the app.
+#[derive(Clone, Copy)]
+pub struct BoardCover(pub Signal<bool>);
 
 /// The computer's seat in a single-player game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -92,10 +100,6 @@ pub fn clock_choice_label(lang: Lang, secs: u32) -> String {
     }
 }
 
-fn limit_ms(secs: u32) -> Option<f64> {
-    (secs > 0).then(|| f64::from(secs) * 1000.0)
-}
-
 /// A small stroked and filled icon for a button, from an SVG path.
 fn icon(path: &'static str) -> impl IntoView {
     view! {
@@ -151,6 +155,17 @@ pub(crate) fn move_rows<G: UiGame>(record: &Record<G>) -> Vec<(usize, Option<Cel
     rows
 }
 
+/// The side drawn at the bottom of the board: the first player's, your
+/// side against the computer, turned round by the setting.
+pub fn bottom_side(opponent: Option<Opponent>, turned: bool) -> Side {
+    let own = opponent.map_or(Side::First, |o| o.side.opponent());
+    if turned {
+        own.opponent()
+    } else {
+        own
+    }
+}
+
 /// A complete game: two people on one device, or one against the computer.
 #[component]
 pub fn GameScreen<G: UiGame>(
@@ -159,9 +174,10 @@ pub fn GameScreen<G: UiGame>(
     /// Seconds per move (0 = no clock).
     #[prop(default = DEFAULT_CLOCK_SECS)]
     clock_secs: u32,
-    /// Resuming a saved game: it starts paused with this much time left.
+    /// Resuming a saved game: it comes back paused with the time that was
+    /// left, or finished as it ended.
     #[prop(default = None)]
-    resume_left_ms: Option<f64>,
+    resume: Option<Resume>,
     /// Called after every change of the game, on pause and when the page is
     /// hidden (the app keeps the link and the saved game in step).
     #[prop(optional)]
@@ -172,11 +188,16 @@ pub fn GameScreen<G: UiGame>(
     /// The computer's side and level; `None` for two players on one device.
     #[prop(default = None)]
     opponent: Option<Opponent>,
+    /// Opens the "New game" dialog (the app's); without it, New game and
+    /// Rematch start the same game again at once.
+    #[prop(optional)]
+    on_new_game: Option<Callback<()>>,
 ) -> impl IntoView {
     let settings = use_context::<RwSignal<Settings>>();
     let setting =
         move |f: fn(&Settings) -> bool, default: bool| settings.map_or(default, |s| s.with(f));
     let ai = use_context::<Ai>();
+    let cover = use_context::<BoardCover>();
     let lang = use_lang();
     let opponent = opponent.filter(|_| ai.is_some());
     let thinking = RwSignal::new(false);
@@ -185,37 +206,38 @@ pub fn GameScreen<G: UiGame>(
     // The ply the computer was last asked to move at, so one turn is asked once.
     let asked_at = StoredValue::new(None::<usize>);
     let rules = StoredValue::new(initial.position().rules().clone());
-    let record = RwSignal::new(initial);
-    let clock_choice = RwSignal::new(clock_secs);
-    let clock = RwSignal::new(MoveClock::new(limit_ms(clock_secs)));
-    let paused = RwSignal::new(false);
+    let computer = opponent.map(|o| o.side);
     let notice = RwSignal::new(None::<Text>);
     let say = move |word: fn(Lang) -> &'static str| {
         notice.set(Some(Text::new(move |l| word(l).to_string())))
     };
-    let over = Memo::new(move |_| record.with(|r| r.outcome()));
-    let running = Signal::derive(move || clock.with(|c| c.is_running()));
-    let now = ticker(running);
-    // Moves taken back, most recent last, for Redo.
-    let redo_stack = RwSignal::new(Vec::<G::Move>::new());
-    // The ply being looked at in the move list (`None`: the live game).
-    let viewing = RwSignal::new(None::<usize>);
-
-    if over.get_untracked().is_none() {
-        match resume_left_ms {
-            Some(left) => {
-                clock.update(|c| c.stopped_with(left));
-                paused.set(true);
+    let game = RwSignal::new(match resume {
+        Some(r) => {
+            let g = LocalGame::resumed(initial, clock_secs, computer, r.left_ms, r.outcome);
+            if g.is_paused() {
                 say(|l| t!(l, "notice.welcome_back"));
             }
-            None => clock.update(|c| c.start_turn(now_ms())),
+            g
         }
+        None => LocalGame::new(initial, clock_secs, computer, now_ms()),
+    });
+    let record = Memo::new(move |_| game.with(|g| g.record().clone()));
+    let over = Memo::new(move |_| game.with(|g| g.outcome()));
+    let paused = Memo::new(move |_| game.with(|g| g.is_paused()));
+    let clock = Memo::new(move |_| game.with(|g| *g.clock()));
+    let running = Signal::derive(move || clock.with(|c| c.is_running()));
+    let now = ticker(running);
+
+    // A dialog or panel over the board stops the clock while it is open.
+    if let Some(BoardCover(covered)) = cover {
+        Effect::new(move |_| {
+            let c = covered.get();
+            game.update(|g| g.set_covered(c, now_ms()));
+        });
     }
-    let snapshot = move || Snapshot {
-        record: record.get_untracked(),
-        clock_left_ms: clock.with_untracked(|c| c.left_at(now_ms())),
-    };
+
     if let Some(cb) = on_change {
+        let snapshot = move || game.with_untracked(|g| g.snapshot(now_ms()));
         Effect::new(move |_| {
             record.track();
             paused.track();
@@ -242,36 +264,21 @@ pub fn GameScreen<G: UiGame>(
     }
 
     let play = move |mv: G::Move| {
-        if paused.get_untracked() || over.get_untracked().is_some() {
-            return;
-        }
         let before = record.with_untracked(|r| r.position().clone());
-        let mut result = Ok(());
-        record.update(|r| result = r.play(mv));
+        let mut result = Err(Refused::Over);
+        game.update(|g| result = g.play(mv, now_ms()));
         match result {
-            Ok(()) => {
-                viewing.set(None);
-                redo_stack.update(|stack| {
-                    if stack.last() == Some(&mv) {
-                        stack.pop();
-                    } else {
-                        stack.clear();
-                    }
-                });
+            Ok(played) => {
                 if setting(|s| s.sounds, false) {
-                    let ended = record.with_untracked(|r| r.outcome().is_some());
-                    sound::play(if ended {
+                    sound::play(if matches!(played, Played::Ended(_)) {
                         Sound::End
                     } else {
                         G::sound_of(&before, mv)
                     });
                 }
-                let t = now_ms();
-                let finished =
-                    record.with_untracked(|r| r.outcome().map(|o| (r.position().clone(), o)));
-                let line = match finished {
-                    Some((after, outcome)) => {
-                        clock.update(|c| c.stop(t));
+                let line = match played {
+                    Played::Ended(outcome) => {
+                        let after = record.with_untracked(|r| r.position().clone());
                         Text::new(move |l| {
                             t!(
                                 l,
@@ -281,20 +288,13 @@ pub fn GameScreen<G: UiGame>(
                             )
                         })
                     }
-                    // A removal after a mill belongs to the same turn: the clock runs on.
-                    None if record.with_untracked(|r| r.position().side_to_move())
-                        == before.side_to_move() =>
-                    {
-                        Text::new(move |l| G::describe_move(l, &before, mv))
-                    }
-                    None => {
-                        clock.update(|c| c.start_turn(t));
+                    Played::SameTurn | Played::NextTurn => {
                         Text::new(move |l| G::describe_move(l, &before, mv))
                     }
                 };
                 notice.set(Some(line));
             }
-            Err(error) => {
+            Err(Refused::Illegal(error)) => {
                 let problem = Problem::Move {
                     number: record.with_untracked(|r| r.moves().len()) + 1,
                     text: mv.to_string(),
@@ -302,6 +302,7 @@ pub fn GameScreen<G: UiGame>(
                 };
                 notice.set(Some(Text::new(move |l| problem.describe(l))));
             }
+            Err(Refused::Paused | Refused::Over) => {}
         }
     };
     let on_move = Callback::new(play);
@@ -320,14 +321,8 @@ pub fn GameScreen<G: UiGame>(
         let (Some(opp), Some(ai)) = (opponent, ai) else {
             return;
         };
-        let (to_move, ply, over) = record.with(|r| {
-            (
-                r.position().side_to_move(),
-                r.moves().len(),
-                r.outcome().is_some(),
-            )
-        });
-        if over || paused.get() || to_move != opp.side || asked_at.get_value() == Some(ply) {
+        let (wanted, ply) = game.with(|g| (g.computer_to_move(), g.record().moves().len()));
+        if !wanted || asked_at.get_value() == Some(ply) {
             return;
         }
         asked_at.set_value(Some(ply));
@@ -340,8 +335,8 @@ pub fn GameScreen<G: UiGame>(
             } => engine_line.set(Some((depth, score, nps))),
             Response::Best { mv, .. } => {
                 thinking.set(false);
-                let still_wanted =
-                    record.with_untracked(|r| r.moves().len() == ply) && !paused.get_untracked();
+                let still_wanted = game
+                    .with_untracked(|g| g.record().moves().len() == ply && g.computer_to_move());
                 let mv_text = mv.clone();
                 let parsed =
                     mv.map(|text| record.with_untracked(|r| r.position().parse_move(&text)));
@@ -396,98 +391,53 @@ pub fn GameScreen<G: UiGame>(
         });
     };
 
-    // Undo: one move with two players; against the computer, back to your
-    // last turn (your move and the computer's reply).
-    let restart_clock = move || {
-        let t = now_ms();
-        clock.update(|c| {
-            c.start_turn(t);
-            if paused.get_untracked() || over.get_untracked().is_some() {
-                c.stop(t);
+    // Undo and Redo: the rules are LocalGame's; after the end they review.
+    let step_game = move |undo: bool| {
+        let mut step = Step::Nothing;
+        game.update(|g| {
+            step = if undo {
+                g.undo(now_ms())
+            } else {
+                g.redo(now_ms())
             }
         });
-    };
-    let undo = move |_| {
-        stop_thinking();
-        viewing.set(None);
-        let human = opponent.map(|o| o.side.opponent());
-        let mut taken = Vec::new();
-        record.update(|r| {
-            let mut took_own = false;
-            while let Some(ply) = r.moves().len().checked_sub(1) {
-                let mover = r.position_at(ply).side_to_move();
-                taken.push(r.moves()[ply]);
-                r.undo(1);
-                took_own |= human.is_none_or(|h| mover == h);
-                if took_own && human.is_none_or(|h| r.position().side_to_move() == h) {
-                    break;
+        match step {
+            Step::Moves(_) => {
+                stop_thinking();
+                if undo {
+                    say(|l| t!(l, "notice.undone"));
+                } else {
+                    say(|l| t!(l, "notice.redone"));
                 }
             }
-        });
-        redo_stack.update(|stack| stack.extend(taken));
-        restart_clock();
-        say(|l| t!(l, "notice.undone"));
-    };
-    // Redo replays what Undo took back (your move and, against the
-    // computer, its reply).
-    let redo = move |_| {
-        stop_thinking();
-        viewing.set(None);
-        let human = opponent.map(|o| o.side.opponent());
-        let mut replayed = 0;
-        while let Some(mv) = redo_stack.with_untracked(|s| s.last().copied()) {
-            let ok = record.try_update(|r| r.play(mv).is_ok()).unwrap_or(false);
-            redo_stack.update(|s| {
-                s.pop();
-            });
-            if !ok {
-                redo_stack.set(Vec::new());
-                break;
+            Step::Review(ply) => {
+                let total = record.with_untracked(|r| r.moves().len());
+                notice.set(Some(Text::new(move |l| {
+                    t!(l, "notice.review", n = ply, total = total)
+                })));
             }
-            replayed += 1;
-            let back_to_human =
-                human.is_none_or(|h| record.with_untracked(|r| r.position().side_to_move()) == h);
-            if back_to_human {
-                break;
-            }
-        }
-        if replayed > 0 {
-            restart_clock();
-            say(|l| t!(l, "notice.redone"));
+            Step::Nothing => {}
         }
     };
-    let can_undo = move || {
-        record.with(|r| match opponent {
-            None => !r.moves().is_empty(),
-            Some(o) => {
-                let mut pos = r.start().clone();
-                r.moves().iter().any(|&mv| {
-                    let mine = pos.side_to_move() != o.side;
-                    pos.play_unchecked(mv);
-                    mine
-                })
-            }
-        })
-    };
+    let can_undo = move || game.with(|g| g.can_undo());
+    let can_redo = move || game.with(|g| g.can_redo());
 
     // A forced move (Territory Duel's pass) is made at once, and the page says so.
     Effect::new(move |_| {
-        let forced = record.with(|r| r.position().forced_move());
-        if let Some(mv) = forced {
-            if !paused.get() {
-                play(mv);
-            }
+        if let Some(mv) = game.with(|g| g.forced_move()) {
+            play(mv);
         }
     });
 
     // Time up: the side to move loses.
     Effect::new(move |_| {
         let t = now.get();
-        let out_of_time = clock.with(|c| c.is_running() && c.left_at(t) == Some(0.0));
-        if out_of_time {
-            clock.update(|c| c.stop(t));
-            let loser = record.with_untracked(|r| r.position().side_to_move());
-            record.update(|r| r.timeout());
+        let mut loser = None;
+        if clock.with(|c| c.is_running() && c.left_at(t) == Some(0.0)) {
+            game.update(|g| loser = g.tick(t));
+        }
+        if let Some(loser) = loser {
+            stop_thinking();
             if let Some((pos, outcome)) =
                 record.with_untracked(|r| r.outcome().map(|o| (r.position().clone(), o)))
             {
@@ -507,54 +457,44 @@ pub fn GameScreen<G: UiGame>(
         if over.get_untracked().is_some() {
             return;
         }
-        let t = now_ms();
         stop_thinking();
-        if paused.get_untracked() {
-            paused.set(false);
-            clock.update(|c| c.resume(t));
-            say(|l| t!(l, "notice.resumed"));
-        } else {
-            paused.set(true);
-            clock.update(|c| c.stop(t));
+        let pause = !paused.get_untracked();
+        game.update(|g| {
+            g.set_paused(pause, now_ms());
+        });
+        if pause {
             say(|l| t!(l, "notice.paused"));
+        } else {
+            say(|l| t!(l, "notice.resumed"));
         }
     };
-    let new_game = move |_| {
+    // The same game again, at once (Rematch, and New game without the dialog).
+    let restart = move || {
         stop_thinking();
-        viewing.set(None);
-        redo_stack.set(Vec::new());
-        record.set(Record::new(rules.with_value(|r| G::start(r))));
-        paused.set(false);
-        clock.set(MoveClock::new(limit_ms(clock_choice.get_untracked())));
-        clock.update(|c| c.start_turn(now_ms()));
+        game.update(|g| g.new_game(rules.with_value(|r| G::start(r)), now_ms()));
         notice.set(Some(Text::new(|l| {
             t!(l, "notice.new_game", side = G::side_name(l, Side::First))
         })));
     };
+    let new_game = move |_| match on_new_game {
+        Some(cb) => cb.run(()),
+        None => restart(),
+    };
+    let rematch = move |_| restart();
     let change_clock = move |ev: leptos::ev::Event| {
         let secs: u32 = event_target_value(&ev)
             .parse()
             .unwrap_or(DEFAULT_CLOCK_SECS);
-        clock_choice.set(secs);
-        clock.set(MoveClock::new(limit_ms(secs)));
-        if over.get_untracked().is_none() {
-            let t = now_ms();
-            clock.update(|c| {
-                c.start_turn(t);
-                if paused.get_untracked() {
-                    c.stop(t);
-                }
-            });
-        }
+        game.update(|g| g.set_clock_secs(secs));
+        say(|l| t!(l, "notice.clock_next_move"));
     };
+    let clock_choice = move || game.with(|g| g.clock_secs());
 
-    let enabled = Signal::derive(move || {
-        !paused.get()
-            && over.get().is_none()
-            && opponent.is_none_or(|o| record.with(|r| r.position().side_to_move()) != o.side)
-    });
+    let enabled = Signal::derive(move || game.with(|g| g.board_enabled()));
     let clock_active = Signal::derive(move || !paused.get() && over.get().is_none());
     let to_move = move || record.with(|r| r.position().side_to_move());
+    // Your side at the bottom against the computer; the setting turns it round.
+    let bottom = Memo::new(move |_| bottom_side(opponent, setting(|s| s.flip_board, false)));
     let score_chip = move |side: Side| {
         let name = move || G::side_name(lang.get(), side);
         let cls = format!("chip {}", G::side_class(side));
@@ -565,7 +505,8 @@ pub fn GameScreen<G: UiGame>(
             None => String::new(),
         };
         view! {
-            <div class=cls class:to-move=turn data-testid=format!("score-{}", G::side_class(side))>
+            <div class=cls class:to-move=turn class:chip-bottom=move || bottom.get() == side
+                class:chip-top=move || bottom.get() != side data-testid=format!("score-{}", G::side_class(side))>
                 <svg class="chip-piece" viewBox="0 0 20 20" aria-hidden="true"><circle cx="10" cy="10" r="8"/></svg>
                 <span class="chip-name">{name}</span>
                 <span class="chip-count" title=move || G::score_label(lang.get())>{move || record.with(|r| r.position().score(side))}</span>
@@ -601,28 +542,32 @@ pub fn GameScreen<G: UiGame>(
         })
     };
     // The board shows the live game, or a earlier position from the move list.
+    let viewing = Memo::new(move |_| game.with(|g| g.viewing()));
     let shown = Signal::derive(move || match viewing.get() {
-        Some(ply) => record.with(|r| r.truncated(ply)),
+        Some(_) => game.with(|g| g.shown()),
         None => record.get(),
     });
     let live = Signal::derive(move || viewing.get().is_none());
-    let board_enabled = Signal::derive(move || enabled.get() && live.get());
     let hints = Signal::derive(move || setting(|s| s.hints, true));
     let board = move || {
         G::board(BoardProps {
             record: shown,
-            enabled: board_enabled,
+            enabled,
             hints,
             on_move,
-            flipped: setting(|s| s.flip_board, false),
+            flipped: bottom.get() == Side::Second,
         })
     };
     let total = move || record.with(|r| r.moves().len());
-    let step = move |to: Option<usize>| {
-        let n = total();
-        viewing.set(to.filter(|&p| p < n));
-    };
-    let shown_ply = move || viewing.get().unwrap_or_else(total);
+    let step = move |to: Option<usize>| game.update(|g| g.view(to));
+    let shown_ply = move || game.with(|g| g.shown_ply());
+    // The game-over card can be closed to see the final position.
+    let card_closed = RwSignal::new(false);
+    Effect::new(move |_| {
+        if over.get().is_none() {
+            card_closed.set(false);
+        }
+    });
 
     let share = move |_| {
         share::copy_location(notice);
@@ -635,11 +580,8 @@ pub fn GameScreen<G: UiGame>(
         match rules.with_value(|r| notation::import::<G>(&area.value(), r)) {
             Ok(imported) => {
                 stop_thinking();
-                viewing.set(None);
-                redo_stack.set(Vec::new());
                 let n = imported.moves().len();
-                record.set(imported);
-                restart_clock();
+                game.update(|g| g.import(imported, now_ms()));
                 notice.set(Some(Text::new(move |l| tn!(l, "notice.imported", n))));
             }
             Err(problem) => notice.set(Some(Text::new(move |l| {
@@ -649,7 +591,8 @@ pub fn GameScreen<G: UiGame>(
     };
 
     view! {
-        <section class=format!("game game-{}", G::KIND.slug()) aria-label=move || game_title(lang.get(), G::KIND)>
+        <section class=format!("game play-screen local-game game-{}", G::KIND.slug()) aria-label=move || game_title(lang.get(), G::KIND)>
+            {score_chip(Side::First)}
             <div class="board-wrap" class:paused=move || paused.get() class:viewing=move || !live.get()>
                 {board}
                 <Show when=move || paused.get()>
@@ -658,18 +601,22 @@ pub fn GameScreen<G: UiGame>(
                         <button class="primary" on:click=toggle_pause>{move || t!(lang.get(), "game.resume")}</button>
                     </div>
                 </Show>
-                <Show when=move || over.get().is_some() && live.get()>
-                    <div class="overlay result" data-testid="result">
-                        <p>{status}</p>
-                        <button class="primary" on:click=new_game data-testid="rematch">{move || t!(lang.get(), "game.rematch")}</button>
+                <Show when=move || over.get().is_some() && live.get() && !card_closed.get()>
+                    <div class="overlay result" data-testid="result" role="dialog" aria-labelledby="result-text">
+                        <button class="close" data-testid="close-result" aria-label=move || t!(lang.get(), "game.close_result")
+                            on:click=move |_| card_closed.set(true)>"✕"</button>
+                        <p id="result-text">{status}</p>
+                        <button class="primary" on:click=rematch data-testid="rematch">{move || t!(lang.get(), "game.rematch")}</button>
                         <p class="overlay-hint">{move || t!(lang.get(), "game.overlay_hint")}</p>
                     </div>
                 </Show>
             </div>
-            <aside class="panel">
-                <div class="scores">{score_chip(Side::First)}{score_chip(Side::Second)}</div>
+            {score_chip(Side::Second)}
+            <div class="turn-line">
                 <p class="status" data-testid="status">{status}</p>
-                <ClockView clock=clock now=now active=clock_active/>
+                <ClockView clock=clock now=now active=clock_active over=Signal::derive(move || over.get().is_some())/>
+            </div>
+            <aside class="panel">
                 <Show when=move || thinking.get()>
                     <p class="thinking" data-testid="thinking" role="status">
                         <span class="spinner" aria-hidden="true"></span>
@@ -693,19 +640,22 @@ pub fn GameScreen<G: UiGame>(
                     <button on:click=toggle_pause data-testid="pause" disabled=move || over.get().is_some()>
                         {move || if paused.get() { t!(lang.get(), "game.resume") } else { t!(lang.get(), "game.pause") }}
                     </button>
-                    <button on:click=undo data-testid="undo" disabled=move || !can_undo()>{move || t!(lang.get(), "game.undo")}</button>
-                    <button on:click=redo data-testid="redo" disabled=move || redo_stack.with(|s| s.is_empty())>{move || t!(lang.get(), "game.redo")}</button>
+                    <button on:click=move |_| step_game(true) data-testid="undo" disabled=move || !can_undo()>{move || t!(lang.get(), "game.undo")}</button>
+                    <button on:click=move |_| step_game(false) data-testid="redo" disabled=move || !can_redo()>{move || t!(lang.get(), "game.redo")}</button>
                     <button on:click=share data-testid="share">{move || t!(lang.get(), "game.share")}</button>
                     {ai.is_some().then(|| view! {
                         <button on:click=ask_hint data-testid="hint" disabled=move || !enabled.get()>{move || t!(lang.get(), "game.hint")}</button>
                     })}
+                    <Show when=move || over.get().is_some() && card_closed.get()>
+                        <button on:click=move |_| { step(None); card_closed.set(false) } data-testid="show-result">{move || t!(lang.get(), "game.show_result")}</button>
+                    </Show>
                     <label class="clock-choice">
                         {move || t!(lang.get(), "game.clock")}" "
                         <select on:change=change_clock aria-label=move || t!(lang.get(), "game.clock_aria")>
                             {CLOCK_CHOICES
                                 .iter()
                                 .map(|&s| {
-                                    view! { <option value=s.to_string() selected=move || clock_choice.get() == s>{move || clock_choice_label(lang.get(), s)}</option> }
+                                    view! { <option value=s.to_string() selected=move || clock_choice() == s>{move || clock_choice_label(lang.get(), s)}</option> }
                                 })
                                 .collect_view()}
                         </select>
@@ -721,37 +671,9 @@ pub fn GameScreen<G: UiGame>(
                         {move || viewing.get().map(|p| t!(lang.get(), "movenav.viewing", n = p, total = total()))}
                     </span>
                 </div>
-                <ol class="movelist" aria-label=move || t!(lang.get(), "movelist.aria")>
-                    {move || {
-                        let current = shown_ply();
-                        let lang = lang.get();
-                        let cell = move |c: Option<Cell>| {
-                            c.map(|c| {
-                                let ply = c.ply;
-                                let label = t!(lang, "movelist.show_after", move = c.text);
-                                view! {
-                                    <button class="mv" class:current=ply == current
-                                        aria-label=label
-                                        on:click=move |_| step(Some(ply))>{c.text}</button>
-                                }
-                            })
-                        };
-                        record
-                            .with(move_rows)
-                            .into_iter()
-                            .map(|(number, first, second)| {
-                                view! {
-                                    <li value=number.to_string()>
-                                        {cell(first).map(IntoAny::into_any).unwrap_or_else(|| view! { <span class="mv">"…"</span> }.into_any())}
-                                        {cell(second)}
-                                    </li>
-                                }
-                            })
-                            .collect_view()
-                    }}
-                </ol>
+                <MoveList<G> record=record shown_ply=Signal::derive(shown_ply) on_step=Callback::new(move |p| step(Some(p)))/>
                 <Show when=move || over.get().is_some() && ai.is_some()>
-                    <Review<G> record=record viewing=viewing/>
+                    <Review<G> record=record viewing=viewing on_view=Callback::new(step)/>
                 </Show>
                 <details class="game-text">
                     <summary>{move || t!(lang.get(), "text.summary")}</summary>
@@ -761,5 +683,67 @@ pub fn GameScreen<G: UiGame>(
                 </details>
             </aside>
         </section>
+    }
+}
+
+/// The move list; the current move is kept in view, a pass reads as a word.
+#[component]
+fn MoveList<G: UiGame>(
+    #[prop(into)] record: Signal<Record<G>>,
+    shown_ply: Signal<usize>,
+    on_step: Callback<usize>,
+) -> impl IntoView {
+    let lang = use_lang();
+    let list = NodeRef::<leptos::html::Ol>::new();
+    // Keep the current move in view (inside the list only: the page stays put).
+    Effect::new(move |_| {
+        shown_ply.track();
+        record.track();
+        let Some(ol) = list.get() else { return };
+        request_animation_frame(move || {
+            let Ok(Some(cur)) = ol.query_selector(".mv.current") else {
+                return;
+            };
+            let cur: &web_sys::HtmlElement = wasm_bindgen::JsCast::unchecked_ref(&cur);
+            let (top, bottom) = (cur.offset_top(), cur.offset_top() + cur.offset_height());
+            let (view_top, view_h) = (ol.scroll_top(), ol.client_height());
+            if top < view_top {
+                ol.set_scroll_top(top);
+            } else if bottom > view_top + view_h {
+                ol.set_scroll_top(bottom - view_h);
+            }
+        });
+    });
+    view! {
+        <ol class="movelist" node_ref=list aria-label=move || t!(lang.get(), "movelist.aria")>
+            {move || {
+                let current = shown_ply.get();
+                let lang = lang.get();
+                let cell = move |c: Option<Cell>| {
+                    c.map(|c| {
+                        let ply = c.ply;
+                        let text = if c.text == "0000" { t!(lang, "movelist.pass").to_string() } else { c.text };
+                        let label = t!(lang, "movelist.show_after", move = text);
+                        view! {
+                            <button class="mv" class:current=ply == current
+                                aria-label=label
+                                on:click=move |_| on_step.run(ply)>{text}</button>
+                        }
+                    })
+                };
+                record
+                    .with(move_rows)
+                    .into_iter()
+                    .map(|(number, first, second)| {
+                        view! {
+                            <li value=number.to_string()>
+                                {cell(first).map(IntoAny::into_any).unwrap_or_else(|| view! { <span class="mv">"…"</span> }.into_any())}
+                                {cell(second)}
+                            </li>
+                        }
+                    })
+                    .collect_view()
+            }}
+        </ol>
     }
 }

@@ -7,6 +7,7 @@ use leptos::prelude::*;
 use super::board::{self, BoardProps};
 use super::sound::Sound;
 use super::words::{end_reason, Problem};
+use crate::client::Forced;
 use crate::games::ataxx::{Ataxx, AtaxxMove, AtaxxRules, NoMoveRule};
 use crate::games::mill::{point_name, Mill, MillMove, MillRules, Phase, Preset, OPTION_NAMES};
 use crate::games::stones::{square_name as stone_square, Stones, StonesMove, StonesRules};
@@ -19,7 +20,7 @@ use crate::{t, tn};
 /// A game the screen can show. `Move` values must be thread-safe because
 /// Leptos signals are.
 pub trait UiGame:
-    Game<Move: Send + Sync + 'static, Rules: Send + Sync + 'static> + Send + Sync + 'static
+    Game<Move: Send + Sync + 'static, Rules: Send + Sync + 'static> + Forced + Send + Sync + 'static
 {
     /// Which game this is.
     const KIND: GameKind;
@@ -43,10 +44,6 @@ pub trait UiGame:
     }
     /// What the side to move has to do, when it is not just "move".
     fn prompt(&self, _lang: Lang) -> Option<String> {
-        None
-    }
-    /// A move the side to move must make without choosing (a forced pass).
-    fn forced_move(&self) -> Option<Self::Move> {
         None
     }
     /// One sentence for the notice line and screen readers.
@@ -119,9 +116,6 @@ impl UiGame for Ataxx {
     }
     fn score_label(lang: Lang) -> &'static str {
         t!(lang, "ataxx.score_label")
-    }
-    fn forced_move(&self) -> Option<AtaxxMove> {
-        self.must_pass().then_some(AtaxxMove::Pass)
     }
     fn describe_move(lang: Lang, before: &Ataxx, mv: AtaxxMove) -> String {
         let who = Self::side_name(lang, before.side_to_move());

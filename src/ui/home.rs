@@ -58,7 +58,10 @@ fn resume(nav: Nav, saved: &SavedGame) -> Result<(), Problem> {
         game,
         opponent,
         id: saved.id,
-        resume_left_ms: saved.clock_left_ms,
+        resume: Some(super::game::Resume {
+            left_ms: saved.clock_left_ms,
+            outcome: saved.outcome,
+        }),
     }));
     Ok(())
 }

@@ -14,6 +14,7 @@ pub mod games;
 pub mod home;
 pub mod link;
 pub mod mill_rules;
+pub mod new_game;
 pub mod notation;
 pub mod online;
 pub mod review;
@@ -26,27 +27,24 @@ pub mod words;
 
 use leptos::prelude::*;
 
-use crate::ai::Level;
-use crate::games::ataxx::Ataxx;
 use crate::games::mill::Mill;
-use crate::games::stones::Stones;
-use crate::games::{Game, GameKind, Record, Side};
+use crate::games::{Game, GameKind, Record};
 use crate::i18n::Lang;
 use crate::t;
-use game::{GameScreen, Opponent, Snapshot};
+use game::{BoardCover, GameScreen, Opponent, Resume, Snapshot};
 use games::UiGame;
 use link::Loaded;
 use store::Settings;
-use words::{game_tagline, game_title, level_name, use_lang, Problem};
+use words::{game_tagline, game_title, Problem};
 
 /// A game to show: the game (with its record), the computer's seat, its
-/// id in the saved games, and the clock to resume with (paused).
+/// id in the saved games, and what a saved game comes back with.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Setup {
     pub game: Loaded,
     pub opponent: Option<Opponent>,
     pub id: u32,
-    pub resume_left_ms: Option<f64>,
+    pub resume: Option<Resume>,
 }
 
 /// Where the app is.
@@ -87,7 +85,7 @@ pub fn new_setup(kind: GameKind, settings: &Settings) -> Setup {
         game,
         opponent,
         id: new_id(),
-        resume_left_ms: None,
+        resume: None,
     }
 }
 
@@ -111,13 +109,17 @@ fn page_for(query: &str) -> Result<Page, Problem> {
     Ok(match link::load_setup(query)? {
         None => Page::Home,
         Some((game, opponent)) => {
-            // Reopening a saved game (a reload): same id, clock paused.
+            // Reopening a saved game (a reload): same id, paused with the
+            // time that was left, or finished as it ended.
             let saved = store::saved_games().into_iter().find(|g| g.query == query);
             Page::Play(Setup {
                 game,
                 opponent,
                 id: saved.as_ref().map_or_else(new_id, |g| g.id),
-                resume_left_ms: saved.and_then(|g| g.clock_left_ms),
+                resume: saved.map(|g| Resume {
+                    left_ms: g.clock_left_ms,
+                    outcome: g.outcome,
+                }),
             })
         }
     })
@@ -173,10 +175,31 @@ impl Nav {
 
 /// The game screen for one game type, keeping the link and the saved game
 /// in step and counting results against the computer.
-fn screen<G: UiGame>(record: Record<G>, setup: &Setup, clock_secs: u32) -> AnyView {
-    let (opponent, id) = (setup.opponent, setup.id);
+fn screen<G: UiGame>(
+    record: Record<G>,
+    setup: &Setup,
+    clock_secs: u32,
+    new_game: RwSignal<bool>,
+) -> AnyView {
+    let opponent = setup.opponent;
+    // The saved game's id: the setup's for the game the screen opened
+    // with, a new one for each New game or Rematch after it, so a finished
+    // game is not overwritten by the next.
+    let ids = StoredValue::new((0u32, setup.id));
     let on_change = Callback::new(move |snap: Snapshot<G>| {
         link::reflect(&snap.record, opponent);
+        // A game only opened, with nothing played yet, is not a recent game.
+        if !snap.keep {
+            return;
+        }
+        let (game_no, id) = ids.get_value();
+        let id = if game_no == snap.game_no {
+            id
+        } else {
+            let id = new_id();
+            ids.set_value((snap.game_no, id));
+            id
+        };
         store::save_game(store::SavedGame {
             id,
             query: link::query_with(&snap.record, opponent),
@@ -193,8 +216,9 @@ fn screen<G: UiGame>(record: Record<G>, setup: &Setup, clock_secs: u32) -> AnyVi
         }
     });
     view! {
-        <GameScreen<G> initial=record clock_secs=clock_secs resume_left_ms=setup.resume_left_ms
-            on_change=on_change on_finish=on_finish opponent=opponent/>
+        <GameScreen<G> initial=record clock_secs=clock_secs resume=setup.resume
+            on_change=on_change on_finish=on_finish opponent=opponent
+            on_new_game=Callback::new(move |()| new_game.set(true))/>
     }
     .into_any()
 }
@@ -219,6 +243,11 @@ pub fn App() -> impl IntoView {
     provide_context(nav);
     let error = RwSignal::new(link_error);
     let show_settings = RwSignal::new(false);
+    let show_new_game = RwSignal::new(false);
+    // A local game's clock stops while a panel or dialog is over the board.
+    provide_context(BoardCover(Signal::derive(move || {
+        show_settings.get() || show_new_game.get()
+    })));
 
     // A new version is installed and waiting (index.html's service worker
     // script says so): offer to switch instead of mixing versions.
@@ -274,19 +303,12 @@ pub fn App() -> impl IntoView {
         Page::Rules(k) => view! { <rules_page::RulesView kind=k/> }.into_any(),
         Page::Play(setup) => {
             let clock_secs = settings.with_untracked(|s| s.clock_secs);
-            let game = match &setup.game {
-                Loaded::Ataxx(r) => screen(r.clone(), &setup, clock_secs),
-                Loaded::Stones(r) => screen(r.clone(), &setup, clock_secs),
-                Loaded::Mill(r) => screen(r.clone(), &setup, clock_secs),
-            };
-            view! {
-                <div class="setup">
-                    <ModeBar setup=setup.clone()/>
-                    {(setup.game.kind() == GameKind::Mill).then(|| view! { <MillRulesBar setup=setup.clone()/> })}
-                </div>
-                {game}
+            let open = show_new_game;
+            match &setup.game {
+                Loaded::Ataxx(r) => screen(r.clone(), &setup, clock_secs, open),
+                Loaded::Stones(r) => screen(r.clone(), &setup, clock_secs, open),
+                Loaded::Mill(r) => screen(r.clone(), &setup, clock_secs, open),
             }
-            .into_any()
         }
     };
 
@@ -299,12 +321,18 @@ pub fn App() -> impl IntoView {
                 </a>
             </h1>
             <nav class="tabs" aria-label=move || t!(lang.get(), "nav.games")>{tabs}</nav>
+            <button class="new-game-button" data-testid="open-new-game"
+                aria-expanded=move || show_new_game.get().to_string()
+                on:click=move |_| { show_settings.set(false); show_new_game.set(true) }>
+                <span aria-hidden="true">"+"</span>" "{move || t!(lang.get(), "game.new_game")}
+            </button>
             <button class="settings-button" data-testid="settings" aria-label=move || t!(lang.get(), "nav.settings")
                 aria-expanded=move || show_settings.get().to_string()
-                on:click=move |_| show_settings.update(|s| *s = !*s)>
+                on:click=move |_| { show_new_game.set(false); show_settings.update(|s| *s = !*s) }>
                 <span aria-hidden="true">"⚙"</span><span class="label">" "{move || t!(lang.get(), "nav.settings")}</span>
             </button>
         </header>
+        <new_game::NewGameDialog open=show_new_game/>
         <Show when=move || show_settings.get()>
             <settings::SettingsPanel on_close=Callback::new(move |_| show_settings.set(false))/>
         </Show>
@@ -322,95 +350,6 @@ pub fn App() -> impl IntoView {
         })}
         <main>{body}</main>
     }
-}
-
-/// Mode, level and side for the game on screen; changing them starts a new
-/// game (and becomes the setting for the next ones).
-#[component]
-fn ModeBar(setup: Setup) -> impl IntoView {
-    let settings = expect_context::<RwSignal<Settings>>();
-    let nav = expect_context::<Nav>();
-    let lang = use_lang();
-    let kind = setup.game.kind();
-    let opp = setup.opponent;
-    let restart = move |f: &dyn Fn(&mut Settings)| {
-        settings.update(|s| f(s));
-        nav.new_game(kind);
-    };
-    let side_name = move |lang: Lang, side: Side| match kind {
-        GameKind::Ataxx => <Ataxx as UiGame>::side_name(lang, side),
-        GameKind::Stones => <Stones as UiGame>::side_name(lang, side),
-        GameKind::Mill => <Mill as UiGame>::side_name(lang, side),
-    };
-    view! {
-        <div class="setup-bar">
-            <label>
-                {move || t!(lang.get(), "mode.label")}" "
-                <select data-testid="mode" aria-label=move || t!(lang.get(), "mode.label")
-                    on:change=move |ev| {
-                        let mode = event_target_value(&ev);
-                        if mode == "online" {
-                            settings.update(|s| s.online_game = kind);
-                            nav.go(Page::Online(online::OnlineLink::setup()));
-                            return;
-                        }
-                        let c = mode == "computer";
-                        restart(&move |s| s.vs_computer = c)
-                    }>
-                    <option value="local" selected=opp.is_none()>{move || t!(lang.get(), "mode.two_players")}</option>
-                    <option value="computer" selected=opp.is_some()>{move || t!(lang.get(), "mode.computer")}</option>
-                    <option value="online">{move || t!(lang.get(), "online.mode_option")}</option>
-                </select>
-            </label>
-            {opp.map(|o| view! {
-                <label>
-                    {move || t!(lang.get(), "mode.level")}" "
-                    <select data-testid="level" aria-label=move || t!(lang.get(), "mode.level_aria")
-                        on:change=move |ev| {
-                            if let Ok(l) = event_target_value(&ev).parse::<Level>() {
-                                restart(&move |s| s.level = l)
-                            }
-                        }>
-                        {Level::ALL.iter().map(|&l| view! {
-                            <option value=l.slug() selected=l == o.level>{move || level_name(lang.get(), l)}</option>
-                        }).collect_view()}
-                    </select>
-                </label>
-                <label>
-                    {move || t!(lang.get(), "mode.you_play")}" "
-                    <select data-testid="side" aria-label=move || t!(lang.get(), "mode.side_aria")
-                        on:change=move |ev| {
-                            let side = if event_target_value(&ev) == "second" { Side::Second } else { Side::First };
-                            restart(&move |s| s.human_side = side)
-                        }>
-                        <option value="first" selected=o.side == Side::Second>
-                            {move || t!(lang.get(), "mode.side_first", side = side_name(lang.get(), Side::First))}
-                        </option>
-                        <option value="second" selected=o.side == Side::First>
-                            {move || t!(lang.get(), "mode.side_second", side = side_name(lang.get(), Side::Second))}
-                        </option>
-                    </select>
-                </label>
-            })}
-        </div>
-    }
-}
-
-/// Mill's rules for the game on screen; a change starts a new game under
-/// the new rules and is remembered for the next ones.
-#[component]
-fn MillRulesBar(setup: Setup) -> impl IntoView {
-    let settings = expect_context::<RwSignal<Settings>>();
-    let nav = expect_context::<Nav>();
-    let rules = match &setup.game {
-        Loaded::Mill(r) => *r.position().rules(),
-        _ => settings.with_untracked(|s| s.mill_rules),
-    };
-    let on_change = Callback::new(move |r| {
-        settings.update(|s| s.mill_rules = r);
-        nav.new_game(GameKind::Mill);
-    });
-    view! { <mill_rules::MillRulesPicker rules=rules on_change=on_change/> }
 }
 
 /// Mounts the app on the page's body.

@@ -54,8 +54,12 @@ pub fn worst_moves(evals: &[i32], movers: &[Side]) -> Vec<(usize, i32)> {
 /// The review panel of a finished game.
 #[component]
 pub fn Review<G: UiGame>(
-    record: RwSignal<Record<G>>,
-    viewing: RwSignal<Option<usize>>,
+    #[prop(into)] record: Signal<Record<G>>,
+    /// The ply shown on the board (`None`: the end of the game).
+    #[prop(into)]
+    viewing: Signal<Option<usize>>,
+    /// Shows the position after a ply (`None`: the end).
+    on_view: Callback<Option<usize>>,
 ) -> impl IntoView {
     let ai = expect_context::<Ai>();
     let lang = use_lang();
@@ -184,7 +188,7 @@ pub fn Review<G: UiGame>(
         }
         let frac = (f64::from(ev.client_x()) - rect.left()) / rect.width();
         let ply = (frac * total as f64).round().clamp(0.0, total as f64) as usize;
-        viewing.set((ply < total).then_some(ply));
+        on_view.run((ply < total).then_some(ply));
     };
     let mistakes = move || {
         let lang = lang.get();
@@ -215,7 +219,7 @@ pub fn Review<G: UiGame>(
             view! { <li>{t!(lang, "review.no_mistakes")}</li> }.into_any()
         } else {
             text.into_iter()
-                .map(|(ply, t)| view! { <li><button class="link" on:click=move |_| viewing.set(Some(ply))>{t}</button></li> })
+                .map(|(ply, t)| view! { <li><button class="link" on:click=move |_| on_view.run(Some(ply))>{t}</button></li> })
                 .collect_view()
                 .into_any()
         }

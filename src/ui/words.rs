@@ -106,6 +106,7 @@ pub fn end_reason(lang: Lang, reason: EndReason) -> &'static str {
             EndReason::Timeout => key!("end.timeout"),
             EndReason::Resignation => key!("end.resignation"),
             EndReason::Agreement => key!("end.agreement"),
+            EndReason::PlyLimit => key!("end.ply_limit"),
         },
     )
 }

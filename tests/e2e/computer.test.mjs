@@ -18,15 +18,23 @@ test('Territory Duel against the Master: the computer answers, the clock runs me
   await clickSq(page, 'b6');
   // The computer (O) is thinking: the indicator shows and the clock ticks.
   await page.locator('[data-testid=thinking]').waitFor({ timeout: 2000 });
-  const t0 = await page.locator('[data-testid=clock]').textContent();
+  // The clock runs while it thinks: its bar (0.1 % steps, 30 ms of 30 s)
+  // moves before the answer comes, however soon that is.
+  const seen = await page.evaluate(() => new Promise((ok) => {
+    const fill = () => document.querySelector('.clock .clock-fill').style.width;
+    const first = fill();
+    const look = () => {
+      if (!document.querySelector('[data-testid=thinking]')) ok({ first, last: fill(), thinking: false });
+      else if (fill() !== first) ok({ first, last: fill(), thinking: true });
+      else setTimeout(look, 5);
+    };
+    look();
+  }));
+  assert.ok(seen.thinking, `the clock stood at ${seen.first} while the computer thought`);
   // The page stays responsive: the board is disabled for us, but a button reacts.
   const started = Date.now();
   await page.locator('.movelist').click();
   assert.ok(Date.now() - started < 1000, 'the page reacts while the computer thinks');
-  await page.waitForTimeout(1200);
-  const t1 = await page.locator('[data-testid=clock]').textContent();
-  const answered = (await moves(page)).length === 2;
-  assert.ok(answered || t0 !== t1, `clock ${t0} -> ${t1} while thinking`);
   await page.waitForFunction(() => document.querySelectorAll('.movelist .mv').length >= 2 &&
     document.querySelectorAll('.movelist .mv')[1].textContent.length > 0, null, { timeout: 8000 });
   assert.equal(await page.locator('[data-testid=thinking]').count(), 0);
@@ -53,6 +61,7 @@ test('a hint for the side to move, and a new game while the computer thinks', as
   // answer is dropped and the new game starts clean.
   await page.locator('[data-point=f4] rect').click();
   await page.locator('[data-testid=new-game]').click();
+  await page.locator('[data-testid=start-game]').click();
   await page.waitForTimeout(1500);
   assert.equal(await page.locator('.mill-board .piece:not(.hand)').count(), 0);
   assert.match(await status(page), /White: place a piece \(9 in hand\)/);
@@ -65,6 +74,106 @@ test('playing Black: the computer opens as White', async () => {
   await page.waitForFunction(() => document.querySelectorAll('.movelist .mv').length >= 1, null, { timeout: 8000 });
   assert.match(await status(page), /Black to move/);
   assert.equal(await page.locator('[data-testid=side]').inputValue(), 'second');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+/**
+ * Before the page loads: every Web Worker it starts is kept in
+ * `window.__workers`, with the messages it posted (`answers`) and whether
+ * the page terminated it.
+ */
+const spyOnWorkers = (page) => page.addInitScript(() => {
+  const Real = window.Worker;
+  window.__workers = [];
+  window.Worker = class extends Real {
+    constructor(...args) {
+      super(...args);
+      this.answers = [];
+      this.terminated = false;
+      this.addEventListener('message', (e) => this.answers.push(e.data));
+      window.__workers.push(this);
+    }
+
+    terminate() {
+      this.terminated = true;
+      super.terminate();
+    }
+  };
+});
+
+const workers = (page) => page.evaluate(() => window.__workers.map((w) => ({
+  terminated: w.terminated,
+  answers: w.answers.map((a) => (a && typeof a === 'object' ? Object.keys(a)[0] : a)),
+})));
+
+test('undo and pause while the computer thinks stop its search; a stale answer is dropped by its id', async () => {
+  const { page, errors, context } = await openPage(app.browser, 'about:blank');
+  await spyOnWorkers(page);
+  // Playwright sees each worker the page starts, and when it ends.
+  const started = [];
+  page.on('worker', (w) => started.push({ closed: new Promise((ok) => w.once('close', () => ok(true))) }));
+  const ended = (i) => Promise.race([started[i].closed, new Promise((ok) => setTimeout(() => ok(false), 3000))]);
+  await page.goto(`${app.server.url}?game=ataxx&vs=master`);
+  await page.locator('[data-square=a7]').waitFor();
+  const thinking = page.locator('[data-testid=thinking]');
+
+  // Undo while the Master thinks: our move is taken back and its worker ends.
+  await clickSq(page, 'a7');
+  await clickSq(page, 'b6');
+  await thinking.waitFor({ timeout: 2000 });
+  await page.locator('[data-testid=undo]').click();
+  assert.equal(await thinking.count(), 0);
+  assert.deepEqual(await moves(page), []);
+  assert.equal(await page.locator('.piece').count(), 4);
+  assert.deepEqual((await workers(page)).map((w) => w.terminated), [true], 'undo terminates the search');
+  assert.ok(await ended(0), 'the first worker ended');
+
+  // Pause while it thinks: the search ends too; resuming asks a new worker.
+  await clickSq(page, 'a7');
+  await clickSq(page, 'b6');
+  await thinking.waitFor({ timeout: 2000 });
+  await page.locator('[data-testid=pause]').click();
+  assert.equal(await thinking.count(), 0);
+  assert.deepEqual((await workers(page)).map((w) => w.terminated), [true, true], 'pause terminates the search');
+  assert.ok(await ended(1), 'the second worker ended');
+  assert.deepEqual(await moves(page), ['b6']);
+  await page.locator('[data-testid=pause]').click();
+  await thinking.waitFor({ timeout: 2000 });
+  await page.waitForFunction(() => document.querySelectorAll('.movelist .mv').length >= 2 &&
+    document.querySelectorAll('.movelist .mv')[1].textContent.length > 0, null, { timeout: 8000 });
+  const reply = (await moves(page))[1];
+  const third = (await workers(page))[2];
+  assert.equal(third.terminated, false);
+  assert.ok(third.answers.includes('Best'), `the third worker answered: ${third.answers}`);
+
+  // The same position again (undo both, replay b6): the computer is asked
+  // with a new request id. Its earlier answer, for the same position, is
+  // posted again while it thinks: the page drops it by its id alone.
+  await page.locator('[data-testid=undo]').click();
+  assert.deepEqual(await moves(page), []);
+  await clickSq(page, 'a7');
+  await clickSq(page, 'b6');
+  await thinking.waitFor({ timeout: 2000 });
+  const after = await page.evaluate(async () => {
+    const w = window.__workers[2];
+    const stale = w.answers.find((a) => a && a.Best);
+    w.dispatchEvent(new MessageEvent('message', { data: stale }));
+    await new Promise((ok) => setTimeout(ok, 100));
+    return {
+      moves: document.querySelectorAll('.movelist .mv').length,
+      thinking: !!document.querySelector('[data-testid=thinking]'),
+      id: stale.Best.id,
+    };
+  });
+  assert.deepEqual(after, { moves: 1, thinking: true, id: after.id }, 'the stale answer was played');
+  // The real answer comes, and only one.
+  await page.waitForFunction(() => document.querySelectorAll('.movelist .mv').length >= 2 &&
+    document.querySelectorAll('.movelist .mv')[1].textContent.length > 0, null, { timeout: 8000 });
+  assert.equal((await moves(page)).length, 2);
+  assert.equal(await thinking.count(), 0);
+  assert.equal((await workers(page)).length, 3, 'a finished search keeps its worker');
+  assert.ok(reply);
   assert.deepEqual(errors, []);
   await context.close();
 });

@@ -1,6 +1,8 @@
 // Shared end-to-end harness: serves the release build in dist/ on a free
 // localhost port and drives Debian's Chromium through playwright-core.
-// Any uncaught page error or console error fails the test that opened the page.
+// Every page of a browser from launch() records its uncaught errors, console
+// errors and HTTP responses >= 400 (watch(page) gives the list); any of them
+// fails the test that opened the page.
 import http from 'node:http';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -67,27 +69,19 @@ export async function serve(dir = path.join(root, 'dist'), prefix = '/', overrid
   };
 }
 
-/** Headless Chromium as this machine runs it: as root, offline. */
-export async function launch() {
-  return chromium.launch({
-    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
-    args: [
-      '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-quic',
-      '--no-first-run', '--disable-background-networking', '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
-}
+const watched = new WeakMap();
 
 /**
- * A new page that records page errors and console errors in `errors`. The
- * browser's language is English unless `locale` says otherwise, so tests
- * that read the UI's words read the English table (src/i18n/en.txt).
+ * The problems `page` has had: uncaught page errors, console errors and
+ * HTTP responses >= 400 (any request of the page, its workers included).
+ * Recording starts at the first call; launch() makes it start when each
+ * page opens, so calling this later returns everything since then.
  */
-export async function openPage(browser, url, viewport = { width: 1280, height: 800 }, locale = 'en-US') {
-  const context = await browser.newContext({ viewport, locale });
-  const page = await context.newPage();
-  const errors = [];
+export function watch(page) {
+  let errors = watched.get(page);
+  if (errors) return errors;
+  errors = [];
+  watched.set(page, errors);
   page.on('pageerror', (e) => errors.push(`page error: ${e.message}`));
   page.on('response', (r) => {
     if (r.status() >= 400) errors.push(`HTTP ${r.status()} for ${r.url()}`);
@@ -95,6 +89,41 @@ export async function openPage(browser, url, viewport = { width: 1280, height: 8
   page.on('console', (m) => {
     if (m.type() === 'error') errors.push(`console error: ${m.text()}`);
   });
+  return errors;
+}
+
+/**
+ * Headless Chromium as this machine runs it: as root, offline. Every page
+ * of every context it makes is watched from the start (see watch).
+ */
+export async function launch() {
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+    args: [
+      '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-quic',
+      '--no-first-run', '--disable-background-networking', '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+  const newContext = browser.newContext.bind(browser);
+  browser.newContext = async (...options) => {
+    const context = await newContext(...options);
+    context.on('page', (page) => watch(page));
+    return context;
+  };
+  return browser;
+}
+
+/**
+ * A new page that records page errors, console errors and HTTP responses
+ * >= 400 in `errors` (see watch). The browser's language is English unless
+ * `locale` says otherwise, so tests that read the UI's words read the
+ * English table (src/i18n/en.txt).
+ */
+export async function openPage(browser, url, viewport = { width: 1280, height: 800 }, locale = 'en-US') {
+  const context = await browser.newContext({ viewport, locale });
+  const page = await context.newPage();
+  const errors = watch(page);
   await page.goto(url);
   return { page, errors, context };
 }
@@ -129,7 +158,17 @@ export async function move(page, from, to) {
 
 /** axe-core's serious and critical violations on the page, one line each. */
 export async function axe(page) {
-  await page.addScriptTag({ path: path.join(root, '.tools/node_modules/axe-core/axe.min.js') });
+  // Evaluated through the DevTools protocol, not added as a <script>: the
+  // real server's Content-Security-Policy refuses inline scripts it does
+  // not know, as it should.
+  if (!(await page.evaluate(() => typeof window.axe === 'object'))) {
+    await page.evaluate(fs.readFileSync(path.join(root, '.tools/node_modules/axe-core/axe.min.js'), 'utf8'));
+  }
+  // Colours are checked at rest: a card that is still fading in has every
+  // colour at part opacity, and axe would measure that frame.
+  await page.evaluate(() => Promise.all(document.getAnimations()
+    .filter((a) => a.effect?.getComputedTiming().iterations !== Infinity)
+    .map((a) => a.finished.catch(() => {}))));
   const result = await page.evaluate(async () => await window.axe.run(document, { resultTypes: ['violations'] }));
   return result.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')

@@ -6,7 +6,7 @@
 // and the online screens at phone sizes.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, openPage, serve, startGameServer, clickSq, clickPt, move, axe } from './harness.mjs';
+import { launch, openPage, serve, startGameServer, clickSq, clickPt, move, axe, watch as watchPage } from './harness.mjs';
 
 let game;
 let browser;
@@ -33,11 +33,12 @@ async function waitMoves(page, list) {
 }
 
 /** Page A creates a Territory Duel game as X; returns A and the invite link. */
-async function createGame(url = `${game.url}?online`, side = 'first') {
+async function createGame(url = `${game.url}?online`, side = 'first', clock) {
   const a = await openPage(browser, url);
   await tid(a.page, 'online-setup').waitFor();
   await tid(a.page, 'online-game-ataxx').check();
   await tid(a.page, 'online-side').selectOption(side);
+  if (clock) await tid(a.page, 'online-clock').selectOption(clock);
   await tid(a.page, 'create-game').click();
   await tid(a.page, 'online-waiting').waitFor();
   await a.page.waitForFunction(() => document.querySelector('[data-testid=invite-link]').value.includes('key='));
@@ -143,6 +144,8 @@ test('invite a friend, play with clicks, watch, reload, pause, draw offer, resig
   assert.match(await text(b.page, 'result'), /You won!/);
   assert.match(await text(c.page, 'result'), /O won\./);
   assert.match(await text(a.page, 'status'), /O wins: a player resigned/);
+  // After the end the clock says so on every page, not the time left.
+  for (const x of [a, b, c]) assert.equal(await text(x.page, 'clock'), 'game over');
 
   // Rematch: sides swap.
   await tid(a.page, 'online-rematch').click();
@@ -166,7 +169,8 @@ test('invite a friend, play with clicks, watch, reload, pause, draw offer, resig
 test('Mill online: a mill and its removal reach the other device; each player has their own hand at the bottom', async () => {
   const a = await openPage(browser, `${game.url}?online`);
   await tid(a.page, 'online-game-mill').check();
-  await tid(a.page, 'mill-preset').selectOption('nine');
+  // The New game dialog has its own (hidden) Mill rules select.
+  await a.page.locator('[data-testid=online-setup] [data-testid=mill-preset]').selectOption('nine');
   await tid(a.page, 'online-side').selectOption('first');
   await tid(a.page, 'create-game').click();
   await a.page.waitForFunction(() => document.querySelector('[data-testid=invite-link]')?.value.includes('key='));
@@ -273,9 +277,7 @@ test('two tabs of one browser play each other, and each reload keeps its own sid
   await a.page.waitForFunction(() => document.querySelector('[data-testid=invite-link]')?.value.includes('key='));
   const invite = await tid(a.page, 'invite-link').inputValue();
   const tab = await a.context.newPage();
-  const errors = [];
-  tab.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
-  tab.on('pageerror', (e) => errors.push(e.message));
+  const errors = watchPage(tab);
   await tab.goto(invite);
   await tab.locator('[data-square]').first().waitFor();
   assert.match(await tab.locator('[data-testid=online-role]').textContent(), /you play X/);
@@ -331,7 +333,10 @@ test('malformed and unknown links say what is wrong and change nothing', async (
 
 test('a static host: the server is set in the link or in the settings; an unreachable one is named', async () => {
   const host = await serve(); // dist/ on another port, no /ws there
-  const ws = game.url.replace(/^http/, 'ws') + 'ws';
+  // The server is told the static host's origin, as the README says an
+  // operator must (--allow-origin): pages of other origins get 403.
+  const server = await startGameServer(undefined, ['--allow-origin', new URL(host.url).origin]);
+  const ws = server.url.replace(/^http/, 'ws') + 'ws';
   try {
     // The link names the server; the invite carries it to the friend.
     const { a, invite } = await createGame(`${host.url}?online&server=${encodeURIComponent(ws)}`);
@@ -370,6 +375,7 @@ test('a static host: the server is set in the link or in the settings; an unreac
     await c.context.close();
   } finally {
     await host.close();
+    await server.stop();
   }
 });
 
@@ -406,21 +412,58 @@ test('a server restart: both pages say they are reconnecting, then the game goes
   }
 });
 
-test('a device whose network drops silently notices within 20 s and is back at once when online', async () => {
-  const { a, invite } = await createGame();
-  const b = await openPage(browser, invite);
-  await b.page.locator('[data-square]').first().waitFor();
-  // Offline emulation leaves the socket open but silent: only the heartbeat sees it.
-  await b.context.setOffline(true);
-  await tid(b.page, 'connection').waitFor({ timeout: 30000 });
-  assert.match(await text(b.page, 'connection'), /Reconnecting/);
+test('heartbeat: a ping after 8 s of silence, a new connection after 20 s, back at once when online', async () => {
+  // Two minutes a move: the silences below outlast the default 30 s.
+  const { a, invite } = await createGame(undefined, 'first', '120');
+  // B's page, with every WebSocket frame it sends and receives, timed.
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-US' });
+  const page = await context.newPage();
+  const errors = watchPage(page);
+  const frames = [];
+  let sockets = 0;
+  page.on('websocket', (ws) => {
+    sockets += 1;
+    ws.on('framesent', (f) => frames.push({ out: true, at: Date.now(), text: String(f.payload) }));
+    ws.on('framereceived', (f) => frames.push({ out: false, at: Date.now(), text: String(f.payload) }));
+  });
+  await page.goto(invite);
+  await page.locator('[data-square]').first().waitFor();
+  const lastHeard = (before = Infinity) => Math.max(...frames.filter((f) => !f.out && f.at < before).map((f) => f.at));
+
+  // Nobody moves: after 8 s without a message the page pings (its `t` is
+  // the silence in ms; the heartbeat looks every 2 s), and the pong keeps
+  // the connection.
+  const isPing = (f) => f.out && /"type":"ping"/.test(f.text);
+  const deadline = Date.now() + 14000;
+  while (!frames.some(isPing) && Date.now() < deadline) await new Promise((ok) => setTimeout(ok, 100));
+  const ping = frames.find(isPing);
+  assert.ok(ping, 'no ping within 14 s of silence');
+  const { t } = JSON.parse(ping.text);
+  assert.ok(t >= 8000 && t < 10500, `pinged after ${t} ms of silence`);
+  assert.ok(ping.at - lastHeard(ping.at) >= 7900, `pinged ${ping.at - lastHeard(ping.at)} ms after the last message`);
+  while (!frames.some((f) => !f.out && f.at >= ping.at && /"type":"pong"/.test(f.text))) {
+    assert.ok(Date.now() < ping.at + 5000, 'no pong');
+    await new Promise((ok) => setTimeout(ok, 100));
+  }
+  assert.equal(sockets, 1, 'the answered ping kept the connection');
+  assert.equal(await tid(page, 'connection').count(), 0);
+
+  // Offline emulation leaves the socket open but silent: only the
+  // heartbeat sees it, 20 s after the last message (not before).
+  await context.setOffline(true);
+  const silentFrom = lastHeard();
+  await tid(page, 'connection').waitFor({ timeout: 30000 });
+  const noticed = Date.now() - silentFrom;
+  assert.ok(noticed >= 19500 && noticed <= 23500, `a new connection after ${noticed} ms of silence`);
+  assert.match(await text(page, 'connection'), /Reconnecting/);
   await move(a.page, 'a7', 'b6');
-  await b.context.setOffline(false);
-  await tid(b.page, 'connection').waitFor({ state: 'detached', timeout: 5000 });
-  await waitMoves(b.page, ['b6']);
+  await context.setOffline(false);
+  await tid(page, 'connection').waitFor({ state: 'detached', timeout: 5000 });
+  await waitMoves(page, ['b6']);
   assert.deepEqual(a.errors, []);
-  assert.deepEqual(b.errors.filter((e) => !/WebSocket connection to .* failed/.test(e)), []);
-  for (const x of [a, b]) await x.context.close();
+  assert.deepEqual(errors.filter((e) => !/WebSocket connection to .* failed/.test(e)), []);
+  await a.context.close();
+  await context.close();
 });
 
 test('the online screens fit 320 px phones with 44 px touch targets', async () => {
@@ -470,9 +513,7 @@ test('the online screens pass axe-core in light and dark', async () => {
     const open = async (url) => {
       const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, colorScheme });
       const page = await context.newPage();
-      const errors = [];
-      page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
-      page.on('pageerror', (e) => errors.push(e.message));
+      const errors = watchPage(page);
       await page.goto(url);
       return { page, context, errors };
     };

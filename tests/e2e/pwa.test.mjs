@@ -46,7 +46,8 @@ test('offline: reload, play with two players and against the computer', async ()
   await context.setOffline(true);
   await page.reload();
   await page.locator('[data-square=a7]').waitFor();
-  await page.locator('.overlay button').click(); // a reloaded game comes back paused
+  // A game only opened was not saved (no move yet): it starts afresh, not paused.
+  assert.equal(await page.locator('.overlay').count(), 0);
   await clickSq(page, 'a7');
   await clickSq(page, 'b6');
   assert.equal(await page.locator('.piece').count(), 5);
@@ -71,7 +72,9 @@ test('under a sub-path of a static host', async () => {
   const scope = await page.evaluate(async () => (await navigator.serviceWorker.getRegistration()).scope);
   assert.match(scope, /\/games\/stoneplay\/$/);
   await page.locator('[data-testid=pick-ataxx]').click();
+  await page.locator('[data-testid=new-game]').click();
   await page.locator('[data-testid=mode]').selectOption('computer');
+  await page.locator('[data-testid=start-game]').click();
   await page.locator('[data-square=a7] rect').click();
   await page.locator('[data-square=b6] rect').click();
   await page.waitForFunction(() => document.querySelectorAll('.movelist button.mv').length === 2, null, { timeout: 10000 });

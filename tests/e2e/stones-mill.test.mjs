@@ -45,7 +45,9 @@ test('Mill: placing, a mill, a removal, and the Lasker preset', async () => {
   assert.match(page.url(), /game=mill&moves=a7\.b6\.d7\.d6\.g7\.xd6$/);
 
   // Another preset starts a new game under its rules.
+  await page.locator('[data-testid=new-game]').click();
   await page.locator('[data-testid=mill-preset]').selectOption('lasker');
+  await page.locator('[data-testid=start-game]').click();
   assert.equal(await page.locator('.piece.hand').count(), 20);
   assert.match(page.url(), /game=mill&rules=lasker$/);
   assert.deepEqual(errors, []);

@@ -57,8 +57,9 @@ test('a short game with clicks, a drag, pause and a new game', async () => {
   await page.locator('.overlay button').click(); // Resume
   assert.match(await status(page), /X to move/);
 
-  // New game resets the board.
+  // New game (the dialog, started as it is) resets the board.
   await page.locator('[data-testid=new-game]').click();
+  await page.locator('[data-testid=start-game]').click();
   assert.equal(await page.locator('.piece').count(), 4);
   assert.equal(await page.locator('.movelist li').count(), 0);
 

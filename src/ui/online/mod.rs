@@ -314,6 +314,11 @@ pub fn OnlinePage(link: OnlineLink) -> impl IntoView {
         driver.stop();
         nav.go(Page::Online(OnlineLink::setup()));
     };
+    // Cancel on the invite withdraws it: the room is deleted on the server.
+    let withdraw = move || {
+        driver.withdraw();
+        nav.go(Page::Online(OnlineLink::setup()));
+    };
 
     let connection_line = move || {
         let lang = lang.get();
@@ -385,7 +390,7 @@ pub fn OnlinePage(link: OnlineLink) -> impl IntoView {
         }
         // Leaving keeps the seat on this device (the protocol cannot
         // withdraw an invite): the game stays in "Your online games".
-        Phase::Invite => view! { <InviteCard driver=driver server=server.get_value() on_cancel=Callback::new(move |_| to_setup())/> }
+        Phase::Invite => view! { <InviteCard driver=driver server=server.get_value() on_cancel=Callback::new(move |_| withdraw())/> }
         .into_any(),
         Phase::Game { spec, .. } => match spec {
             GameSpec::Ataxx(r) => view! { <room::OnlineGame<Ataxx> driver=driver start=Ataxx::start(&r)/> }.into_any(),

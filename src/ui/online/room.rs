@@ -41,6 +41,7 @@ pub fn record_of<G: UiGame>(
     if let Some(o) = outcome {
         if record.outcome().is_none() {
             match (o.winner, o.reason) {
+                (None, crate::games::EndReason::PlyLimit) => record.ply_limit_draw(),
                 (None, _) => record.agree_draw(),
                 (Some(w), crate::games::EndReason::Resignation) => record.resign(w.opponent()),
                 _ => record.timeout(),
@@ -224,10 +225,20 @@ pub fn OnlineGame<G: UiGame>(
     // the server to call the timeout.
     let left = move || session.with(|s| s.clock_left(now.get()));
     let per_move = move || state.with(|s| s.as_ref().map_or(0, |s| s.clock.per_move_ms));
-    let clock_text = move || left().map(format_left).unwrap_or_default();
+    // After the end the clock says so, as a local game's does, instead of
+    // the time the last move had left.
+    let clock_text = move || {
+        if over() {
+            return t!(lang.get(), "clock.over").to_string();
+        }
+        left().map(format_left).unwrap_or_default()
+    };
     let clock_running = move || with_state(&|s| s.clock.running);
     let clock_fraction = move || {
         let limit = per_move() as f64;
+        if over() {
+            return 0.0;
+        }
         left().map_or(1.0, |l| if limit > 0.0 { l / limit } else { 1.0 })
     };
     let clock_low = move || clock_running() && left().is_some_and(|ms| ms <= 5_000.0);
@@ -292,6 +303,12 @@ pub fn OnlineGame<G: UiGame>(
         }
     };
     let hide_result = RwSignal::new(false);
+    // A new game (a rematch) shows its result card again when it ends.
+    Effect::new(move |_| {
+        if !over() {
+            hide_result.set(false);
+        }
+    });
     let nav = expect_context::<Nav>();
 
     // Who is there.
@@ -300,8 +317,17 @@ pub fn OnlineGame<G: UiGame>(
     let opponent_away = move || opponent().is_some_and(|o| seated(o) && !connected(o)) && !over();
     let spectators = move || state.with(|s| s.as_ref().map_or(0, |s| s.spectators));
 
+    let (bottom, top) = match you.get_untracked() {
+        Some(y) => (y, y.opponent()),
+        None => (Side::First, Side::Second),
+    };
     let score_chip = move |side: Side| {
-        let cls = format!("chip {}", G::side_class(side));
+        let place = if side == bottom {
+            "chip-bottom"
+        } else {
+            "chip-top"
+        };
+        let cls = format!("chip {} {place}", G::side_class(side));
         let turn = move || in_game() && !paused() && to_move() == Some(side);
         let seat = move || {
             let lang = lang.get();
@@ -326,13 +352,10 @@ pub fn OnlineGame<G: UiGame>(
             </div>
         }
     };
-    let (bottom, top) = match you.get_untracked() {
-        Some(y) => (y, y.opponent()),
-        None => (Side::First, Side::Second),
-    };
 
     view! {
-        <section class=format!("game online-game game-{}", G::KIND.slug()) aria-label=move || game_title(lang.get(), G::KIND)>
+        <section class=format!("game play-screen online-game game-{}", G::KIND.slug()) aria-label=move || game_title(lang.get(), G::KIND)>
+            {score_chip(top)}
             <div class="board-wrap" class:paused=paused>
                 {board}
                 <Show when=paused>
@@ -364,6 +387,20 @@ pub fn OnlineGame<G: UiGame>(
                     </div>
                 </Show>
             </div>
+            {score_chip(bottom)}
+            <div class="turn-line">
+                <div class="turn-text">
+                    <p class="status" data-testid="status">{status_line}</p>
+                    <p class="turn" data-testid="turn">{turn_line}</p>
+                </div>
+                <div class="clock" class:low=clock_low class:idle=move || !clock_running() class:over=over role="timer"
+                     aria-label=clock_label>
+                    <span class="clock-text" data-testid="clock">{clock_text}</span>
+                    <span class="clock-bar" aria-hidden="true">
+                        <span class="clock-fill" style:width=move || format!("{:.1}%", clock_fraction() * 100.0)></span>
+                    </span>
+                </div>
+            </div>
             <aside class="panel">
                 <div class="online-bar">
                     {move || match you.get() {
@@ -375,16 +412,9 @@ pub fn OnlineGame<G: UiGame>(
                         (n > 0).then(|| tn!(lang.get(), "online.spectators", n))
                     }}</span>
                 </div>
-                <div class="scores">{score_chip(top)}{score_chip(bottom)}</div>
-                <p class="status" data-testid="status">{status_line}</p>
-                <p class="turn" data-testid="turn">{turn_line}</p>
-                <div class="clock" class:low=clock_low class:idle=move || !clock_running() role="timer"
-                     aria-label=clock_label>
-                    <span class="clock-text" data-testid="clock">{clock_text}</span>
-                    <span class="clock-bar" aria-hidden="true">
-                        <span class="clock-fill" style:width=move || format!("{:.1}%", clock_fraction() * 100.0)></span>
-                    </span>
-                </div>
+                <Show when=move || you.get().is_some() && !over()>
+                    <p class="muted" data-testid="online-clock-note">{move || t!(lang.get(), "online.clock_runs_on")}</p>
+                </Show>
                 <Show when=opponent_away>
                     <p class="banner-line warn" role="status" data-testid="opponent-away">{move || t!(lang.get(), "online.opponent_away")}</p>
                 </Show>
@@ -427,6 +457,9 @@ pub fn OnlineGame<G: UiGame>(
                                 {move || if rematch_asked(opponent()) { t!(lang.get(), "online.accept_rematch") } else { t!(lang.get(), "online.rematch") }}
                             </button>
                             <button data-testid="new-online-game" on:click=move |_| nav.go(Page::Online(OnlineLink::setup()))>{move || t!(lang.get(), "online.new_game")}</button>
+                            <Show when=move || hide_result.get()>
+                                <button data-testid="show-result" on:click=move |_| hide_result.set(false)>{move || t!(lang.get(), "game.show_result")}</button>
+                            </Show>
                         </div>
                         <p class="muted">{rematch_note}</p>
                     </Show>

@@ -91,6 +91,15 @@ impl Driver {
         self.run(actions);
     }
 
+    /// Withdraws this tab's invite if nobody has taken it (else as `stop`).
+    pub fn withdraw(&self) {
+        let actions = self
+            .session
+            .try_update(|s| s.withdraw())
+            .unwrap_or_default();
+        self.run(actions);
+    }
+
     /// Tries again now instead of waiting for the backoff.
     pub fn retry_now(&self) {
         let waiting = self
@@ -136,7 +145,11 @@ impl Driver {
             self.close_socket();
             self.on_closed(generation.wrapping_add(1));
         } else {
-            self.run(vec![Action::Send(ClientMsg::Ping { t: silent as u64 })]);
+            let actions = self
+                .session
+                .try_update(|s| s.ping(silent as u64, now_ms()))
+                .unwrap_or_default();
+            self.run(actions);
         }
     }
 
@@ -186,7 +199,10 @@ impl Driver {
         let on_open: Handler<web_sys::Event> = Closure::new(move |_| {
             if current() {
                 me.heard();
-                let actions = me.session.try_update(|s| s.opened()).unwrap_or_default();
+                let actions = me
+                    .session
+                    .try_update(|s| s.opened(now_ms()))
+                    .unwrap_or_default();
                 me.run(actions);
             }
         });

@@ -1,0 +1,131 @@
+// End to end: the game screen fits the screen, phone first. At 360×740,
+// 740×360 and 1280×800, in English and Turkish, for every game and mode,
+// the whole board, whose turn it is, both players' chips and the clock are
+// inside the viewport together, without scrolling (measured with bounding
+// boxes). Against the computer your side is at the bottom.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { openPage, useApp } from './harness.mjs';
+
+const app = useApp();
+
+const SIZES = [
+  { width: 360, height: 740 },
+  { width: 740, height: 360 },
+  { width: 1280, height: 800 },
+];
+const GAMES = ['ataxx', 'stones', 'mill'];
+const MODES = { 'two players': '', computer: '&vs=casual', 'computer, you second': '&vs=casual&you=second' };
+const PARTS = {
+  board: 'svg.board',
+  turn: '[data-testid=status]',
+  'first chip': '[data-testid=score-first]',
+  'second chip': '[data-testid=score-second]',
+  clock: '.clock',
+};
+
+/** The parts of the game screen that are not wholly on screen, one line each. */
+async function offScreen(page, viewport) {
+  const problems = [];
+  for (const [name, selector] of Object.entries(PARTS)) {
+    const box = await page.locator(selector).first().boundingBox();
+    if (!box) {
+      problems.push(`${name}: not shown`);
+      continue;
+    }
+    const inside = box.x >= -0.5 && box.y >= -0.5 &&
+      box.x + box.width <= viewport.width + 0.5 && box.y + box.height <= viewport.height + 0.5;
+    if (!inside) problems.push(`${name}: ${Math.round(box.x)},${Math.round(box.y)} ${Math.round(box.width)}×${Math.round(box.height)}`);
+  }
+  return problems;
+}
+
+for (const [lang, locale] of [['en', 'en-US'], ['tr', 'tr-TR']]) {
+  test(`${lang}: board, turn, chips and clock on screen together, every game, mode and size`, async () => {
+    const problems = [];
+    for (const viewport of SIZES) {
+      const context = await app.browser.newContext({ viewport, locale });
+      const errors = [];
+      const page = await context.newPage();
+      page.on('pageerror', (e) => errors.push(e.message));
+      for (const game of GAMES) {
+        for (const [mode, extra] of Object.entries(MODES)) {
+          await page.goto(`${app.server.url}?game=${game}${extra}`);
+          await page.locator('svg.board').waitFor();
+          await page.waitForTimeout(150);
+          const where = `${viewport.width}×${viewport.height} ${game}, ${mode}`;
+          assert.equal(await page.evaluate(() => document.documentElement.lang), lang);
+          assert.deepEqual(await page.evaluate(() => [window.scrollX, window.scrollY]), [0, 0]);
+          const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+          if (overflow > 0) problems.push(`${where}: ${overflow}px wider than the screen`);
+          for (const p of await offScreen(page, viewport)) problems.push(`${where}: ${p}`);
+          // The header is one row: nothing in it is below its first item.
+          const rows = await page.evaluate(() => {
+            const items = [...document.querySelectorAll('.topbar > *')].filter((e) => e.offsetParent !== null);
+            const tops = items.map((e) => e.getBoundingClientRect()).map((r) => r.top + r.height / 2);
+            return Math.max(...tops) - Math.min(...tops);
+          });
+          if (rows > 12) problems.push(`${where}: the header is not one row (${rows}px)`);
+        }
+      }
+      assert.deepEqual(errors, []);
+      await context.close();
+    }
+    assert.deepEqual(problems, []);
+  });
+}
+
+test('no setup above the board: Mode, Level, You play and Rules are in the New game dialog', async () => {
+  const { page, errors, context } = await openPage(app.browser, `${app.server.url}?game=mill&vs=casual`, { width: 360, height: 740 });
+  await page.locator('svg.board').waitFor();
+  const board = await page.locator('svg.board').boundingBox();
+  for (const id of ['mode', 'level', 'side', 'mill-preset']) {
+    assert.equal(await page.locator(`[data-testid=${id}]`).isVisible(), false, `${id} is not on the game screen`);
+  }
+  assert.ok(board.y < 160, `the board starts at ${board.y}`);
+  await page.locator('[data-testid=new-game]').click();
+  for (const id of ['mode', 'level', 'side', 'mill-preset', 'start-game']) {
+    assert.equal(await page.locator(`[data-testid=${id}]`).isVisible(), true, `${id} is in the dialog`);
+  }
+  assert.equal(await page.locator('[data-testid=mode]').inputValue(), 'computer');
+  assert.equal(await page.locator('[data-testid=level]').inputValue(), 'casual');
+  // Start: playing Black against the computer.
+  await page.locator('[data-testid=side]').selectOption('second');
+  await page.locator('[data-testid=start-game]').click();
+  await page.waitForFunction(() => /you=second/.test(location.search));
+  assert.equal(await page.locator('[data-testid=new-game-dialog]').isVisible(), false);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+/** The mean height of the centres of `selector`'s elements, from 0 (top) to 1 (bottom) of the board. */
+const meanY = (page, selector) => page.evaluate((selector) => {
+  const board = document.querySelector('svg.board').getBoundingClientRect();
+  const ys = [...document.querySelectorAll(selector)].map((e) => e.getBoundingClientRect()).map((r) => r.top + r.height / 2);
+  return (ys.reduce((a, b) => a + b, 0) / ys.length - board.top) / board.height;
+}, selector);
+
+test('against the computer your side is at the bottom; turning the board round still turns it', async () => {
+  const { page, errors, context } = await openPage(app.browser, `${app.server.url}?game=stones&vs=casual&you=second`, { width: 360, height: 740 });
+  await page.locator('svg.board').waitFor();
+  assert.ok(await meanY(page, '.piece.pb') > 0.5, 'your (Black) stones start at the bottom');
+  assert.ok(await meanY(page, '.piece.pw') < 0.5);
+  const board = await page.locator('svg.board').boundingBox();
+  const mine = await page.locator('[data-testid=score-second]').boundingBox();
+  const theirs = await page.locator('[data-testid=score-first]').boundingBox();
+  assert.ok(mine.y > board.y + board.height - 1, 'your chip is under the board');
+  assert.ok(theirs.y + theirs.height < board.y + 1, "the computer's chip is above it");
+  // Playing first, White is at the bottom.
+  await page.goto(`${app.server.url}?game=stones&vs=casual`);
+  await page.locator('svg.board').waitFor();
+  assert.ok(await meanY(page, '.piece.pw') > 0.5);
+  // The setting turns the board round.
+  await page.locator('[data-testid=settings]').click();
+  await page.locator('[data-testid=set-flip]').check();
+  await page.locator('[data-testid=close-settings]').click();
+  await page.goto(`${app.server.url}?game=stones&vs=casual&you=second`);
+  await page.locator('svg.board').waitFor();
+  assert.ok(await meanY(page, '.piece.pb') < 0.5, 'turned round: yours at the top');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
