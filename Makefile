@@ -16,7 +16,7 @@ PORT ?= 8080
 WASM_TEST_ENV := CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=$(CURDIR)/.ci/wasm-test-runner \
                  CHROMEDRIVER=/usr/bin/chromedriver WASM_BINDGEN_TEST_TIMEOUT=120
 
-.PHONY: play test setup dist check fmt-check clippy test-native test-browser test-e2e perft bench bench-wasm bench-load bench-server server-bin screenshots
+.PHONY: play cluster test setup dist check fmt-check clippy test-native test-browser test-e2e perft bench bench-wasm bench-load bench-server server-bin screenshots baseline duel books
 
 # The app (dist/) and the online-play server (/ws) on one port; games are
 # kept in $(DATA) and survive a restart. Ctrl-C stops it (clocks are saved).
@@ -26,6 +26,15 @@ play: dist
 	@echo "Stoneplay: open http://$(ADDRESS):$(PORT)/ (online play on ws://$(ADDRESS):$(PORT)/ws, games kept in $(DATA)/)"
 	./target/release/server --addr $(ADDRESS):$(PORT) --data $(DATA) --static dist
 
+# A local cluster on loopback: PostgreSQL and Redis from the machine's
+# packages, NODES=3 server nodes on ports 8081.. and an nginx front on
+# $(PORT) that spreads connections over them (README, "Scaling past one
+# machine"). Data in cluster-data/; Ctrl-C stops all (the nodes cleanly).
+NODES ?= 3
+cluster: dist
+	cargo build --release --features cluster --bin server
+	NODES=$(NODES) FRONT_PORT=$(PORT) .ci/cluster run cluster-data
+
 test: setup check test-native test-browser test-e2e
 	@echo "make test: all checks and tests passed"
 
@@ -34,6 +43,10 @@ setup:
 
 dist: setup
 	trunk build --release
+	# Precompressed copies for the server (and any static host that serves
+	# them): .gz always, .br when the brotli tool is installed.
+	gzip -k -9 -f dist/*.wasm dist/*.js dist/*.css
+	if command -v brotli >/dev/null; then brotli -k -f -q 11 dist/*.wasm dist/*.js dist/*.css; fi
 	@echo "dist/ is ready to copy to any static host"
 
 check: fmt-check clippy
@@ -47,11 +60,13 @@ clippy:
 	cargo clippy --all-targets --target wasm32-unknown-unknown -- -D warnings
 
 # The rules, engine and protocol tests, then the online server's tests
-# (library unit tests and tests/server_*.rs with the `server` feature; the
-# other test files do not change with it, so they are not built twice).
+# (library unit tests and tests/server_*.rs with the `cluster` feature,
+# which implies `server`: the single-node tests run as before, and
+# server_cluster.rs starts its own PostgreSQL and Redis; the other test
+# files do not change with it, so they are not built twice).
 test-native:
-	cargo test --release
-	cargo test --release --features server --lib --test 'server_*'
+	cargo test --profile ci
+	cargo test --profile ci --features cluster --lib --test 'server_*'
 
 test-browser:
 	$(WASM_TEST_ENV) cargo test --target wasm32-unknown-unknown --test browser
@@ -68,6 +83,39 @@ GAME ?= ataxx
 DEPTH ?= 6
 perft:
 	cargo run --release --bin engine -- perft $(GAME) $(DEPTH)
+
+# The frozen baseline engine for duels: main at commit 6b285b7 (before the
+# engine work of issue 12), exported with git archive and built on its own
+# into target/baseline/engine (built once; delete target/baseline to redo).
+BASELINE_COMMIT ?= 6b285b7
+baseline: target/baseline/engine
+target/baseline/engine:
+	@git cat-file -e '$(BASELINE_COMMIT)^{commit}' || { echo "make baseline: commit $(BASELINE_COMMIT) is not in this clone (a shallow clone? run git fetch --unshallow)"; exit 1; }
+	rm -rf target/baseline/src && mkdir -p target/baseline/src
+	git archive $(BASELINE_COMMIT) | tar -x -C target/baseline/src
+	cargo build --release --bin engine --manifest-path target/baseline/src/Cargo.toml --target-dir target/baseline/target
+	cp target/baseline/target/release/engine $@
+
+# This tree's engine against the baseline over UAI/UCI, colours swapped
+# per opening, with the SPRT: make duel DUEL_GAME=mill TC=10+0.1 DUEL_GAMES=400
+# Every game goes to target/duel-GAME.tsv. The engine under test is copied
+# first, so a rebuild during the match does not change it.
+DUEL_GAME ?= ataxx
+TC ?= 10+0.1
+DUEL_GAMES ?= 400
+CONCURRENCY ?= 2
+SPRT ?= elo0=0,elo1=5,alpha=0.05,beta=0.05
+duel: baseline
+	cargo build --release --bin engine
+	cp target/release/engine target/duel-new-engine
+	./target/duel-new-engine duel target/baseline/engine target/duel-new-engine --game $(DUEL_GAME) --tc $(TC) --games $(DUEL_GAMES) --book books/$(DUEL_GAME).txt --concurrency $(CONCURRENCY) --sprt $(SPRT) --out target/duel-$(DUEL_GAME).tsv
+
+# The committed opening books (books/*.txt), made again from their seeds.
+books:
+	cargo build --release --bin engine
+	./target/release/engine book ataxx --plies 4 --count 250 --depth 4 --margin 50 --seed 1 --out books/ataxx.txt
+	./target/release/engine book mill --plies 4 --count 250 --depth 4 --margin 50 --seed 1 --out books/mill.txt
+	./target/release/engine book stones --plies 4 --count 250 --depth 4 --margin 50 --seed 1 --out books/stones.txt
 
 # Search speed, native release build: one line per game, then the total.
 bench:
@@ -87,10 +135,21 @@ bench-load: dist
 # Load benchmark for the online server: GAMES concurrent games of random
 # legal moves over loopback against the real server binary; prints moves/s,
 # move round-trip latency and the server's memory.
+# With NODES=N on the command line (make bench-server NODES=3): N cluster
+# nodes on a PostgreSQL and Redis started for the run (.ci/cluster
+# services), the games spread over them.
 GAMES ?= 1000
 bench-server:
+ifneq ($(origin NODES),command line)
 	cargo build --release --features server --bin server --bin server-bench
 	./target/release/server-bench --games $(GAMES)
+else
+	cargo build --release --features cluster --bin server --bin server-bench
+	urls=$$(.ci/cluster services target/bench-cluster); status=0; \
+	./target/release/server-bench --games $(GAMES) --nodes $(NODES) \
+	  --database "$$(sed -n 1p <<<"$$urls")" --bus "$$(sed -n 2p <<<"$$urls")" || status=$$?; \
+	.ci/cluster stop target/bench-cluster; exit $$status
+endif
 
 # Screenshots of every game and of online play at desktop and phone sizes,
 # light and dark, and of the main screens in English and Marathi.
