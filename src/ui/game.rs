@@ -549,6 +549,11 @@ pub fn GameScreen<G: UiGame>(
     });
     let live = Signal::derive(move || viewing.get().is_none());
     let hints = Signal::derive(move || setting(|s| s.hints, true));
+    // A press on a piece that cannot move says why on the notice line.
+    let on_stuck = Callback::new(move |spot: u8| {
+        let pos = shown.with_untracked(|r| r.position().clone());
+        notice.set(Some(Text::new(move |l| pos.why_stuck(l, spot).to_string())));
+    });
     let board = move || {
         G::board(BoardProps {
             record: shown,
@@ -556,6 +561,7 @@ pub fn GameScreen<G: UiGame>(
             hints,
             on_move,
             flipped: bottom.get() == Side::Second,
+            on_stuck,
         })
     };
     let total = move || record.with(|r| r.moves().len());

@@ -72,6 +72,9 @@ pub trait UiGame:
     fn vs_computer_rules(rules: &Self::Rules) -> Self::Rules {
         rules.clone()
     }
+    /// Why the piece of the side to move on `spot` cannot move, for a
+    /// player who pressed it ("This stone is pinned").
+    fn why_stuck(&self, lang: Lang, spot: u8) -> &'static str;
 }
 
 /// The result line: who won, why, and the final score.
@@ -106,6 +109,9 @@ fn param<'a>(params: &'a [(String, String)], key: &str) -> Option<&'a str> {
 }
 
 impl UiGame for Ataxx {
+    fn why_stuck(&self, lang: Lang, _spot: u8) -> &'static str {
+        t!(lang, "stuck.ataxx")
+    }
     const KIND: GameKind = GameKind::Ataxx;
 
     fn side_name(lang: Lang, side: Side) -> &'static str {
@@ -187,6 +193,12 @@ impl UiGame for Ataxx {
 }
 
 impl UiGame for Stones {
+    fn why_stuck(&self, lang: Lang, spot: u8) -> &'static str {
+        match self.stone_at(spot) {
+            Some((_, true)) => t!(lang, "stuck.stones_pinned"),
+            _ => t!(lang, "stuck.stones_blocked"),
+        }
+    }
     const KIND: GameKind = GameKind::Stones;
 
     fn side_name(lang: Lang, side: Side) -> &'static str {
@@ -248,6 +260,9 @@ impl UiGame for Stones {
 }
 
 impl UiGame for Mill {
+    fn why_stuck(&self, lang: Lang, _spot: u8) -> &'static str {
+        t!(lang, "stuck.mill")
+    }
     const KIND: GameKind = GameKind::Mill;
 
     fn side_name(lang: Lang, side: Side) -> &'static str {

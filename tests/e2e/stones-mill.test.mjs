@@ -26,6 +26,24 @@ test('Stones!: picked from the header, a slide and a pinning jump', async () => 
   assert.equal(await page.locator('[data-square=e5] .piece.pb.pinned').count(), 1);
   assert.match(await page.locator('[data-testid=notice]').textContent(), /pins the stone on e5/);
   assert.match(page.url(), /game=stones&moves=a1-c3\.h8-e5\.c3xe5-f6$/);
+  // Black presses its pinned stone: the notice says why it cannot move.
+  await clickSq(page, 'e5');
+  assert.equal(await page.locator('.target-slide, .target-jump').count(), 0);
+  assert.match(await page.locator('[data-testid=notice]').textContent(), /This stone is pinned/);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('Territory Duel: a piece with no empty square within two says why', async () => {
+  // X's piece on a7 is walled in by O; X can still move from g1.
+  const pos = encodeURIComponent('xoo4/ooo4/ooo4/7/7/7/6x x 0 1');
+  const { page, errors, context } = await openPage(app.browser, `${app.server.url}?game=ataxx&pos=${pos}`);
+  await page.locator('[data-square=a7]').waitFor();
+  await clickSq(page, 'a7');
+  assert.match(await page.locator('[data-testid=notice]').textContent(), /no empty square within two/);
+  // A piece that can move shows its targets instead.
+  await clickSq(page, 'g1');
+  assert.ok(await page.locator('.target-clone').count() > 0);
   assert.deepEqual(errors, []);
   await context.close();
 });

@@ -68,6 +68,7 @@ pub fn AtaxxBoard(props: BoardProps<Ataxx>) -> impl IntoView {
         hints,
         on_move,
         flipped,
+        on_stuck,
     } = props;
     let lang = use_lang();
     let grid = Grid { n: 7, flipped };
@@ -93,6 +94,13 @@ pub fn AtaxxBoard(props: BoardProps<Ataxx>) -> impl IntoView {
             record
                 .with_untracked(|r| r.position().piece_at(sq) == Some(r.position().side_to_move()))
         },
+        move |sq| {
+            record.with_untracked(|r| {
+                let p = r.position();
+                p.clone_targets(sq) | p.jump_targets(sq) != 0
+            })
+        },
+        on_stuck,
     );
 
     let squares = (0..grid.n * grid.n)

@@ -11,7 +11,7 @@
 use leptos::prelude::*;
 
 use super::{spot_label, BoardInput, BoardProps, CELL};
-use crate::games::mill::{lines, point_coords, point_name, Mill, MillMove, Point, POINTS};
+use crate::games::mill::{lines, point_coords, point_name, Mill, MillMove, Phase, Point, POINTS};
 use crate::games::{Game, Record, Side};
 use crate::t;
 use crate::ui::games::UiGame;
@@ -103,6 +103,7 @@ pub fn MillBoard(props: BoardProps<Mill>) -> impl IntoView {
         hints,
         on_move,
         flipped,
+        on_stuck,
     } = props;
     let lang = use_lang();
     let centre = move |p: Point| centre(p, flipped);
@@ -154,6 +155,15 @@ pub fn MillBoard(props: BoardProps<Mill>) -> impl IntoView {
         });
         if !movable {
             selected.set(None);
+            let own_blocked = record.with_untracked(|r| {
+                let pos = r.position();
+                pos.phase() == Phase::Moving
+                    && pos.must_remove() == 0
+                    && pos.piece_at(p) == Some(pos.side_to_move())
+            });
+            if own_blocked {
+                on_stuck.run(p);
+            }
         }
         movable
     };

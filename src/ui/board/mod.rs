@@ -31,6 +31,10 @@ where
     pub on_move: Callback<G::Move>,
     /// Draw the board from the second player's side.
     pub flipped: bool,
+    /// Called with the spot of a piece of the side to move that cannot
+    /// move (pinned, blocked), when the player presses it, so the screen
+    /// can say why.
+    pub on_stuck: Callback<u8>,
 }
 
 /// A piece being dragged: where from, and where the pointer is (board units).
@@ -281,6 +285,8 @@ pub fn select_and_move<M: Send + Sync + 'static>(
     on_move: Callback<M>,
     move_between: impl Fn(u8, u8) -> Option<M> + Copy + 'static,
     own: impl Fn(u8) -> bool + Copy + 'static,
+    can_move: impl Fn(u8) -> bool + Copy + 'static,
+    on_stuck: Callback<u8>,
 ) -> (
     impl Fn(u8) -> bool + Copy + 'static,
     impl Fn(u8, u8) + Copy + 'static,
@@ -306,6 +312,9 @@ pub fn select_and_move<M: Send + Sync + 'static>(
             return false;
         }
         if own(spot) {
+            if !can_move(spot) {
+                on_stuck.run(spot);
+            }
             return true;
         }
         selected.set(None);

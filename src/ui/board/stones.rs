@@ -35,6 +35,7 @@ pub fn StonesBoard(props: BoardProps<Stones>) -> impl IntoView {
         hints,
         on_move,
         flipped,
+        on_stuck,
     } = props;
     let lang = use_lang();
     let grid = Grid { n: 8, flipped };
@@ -60,6 +61,8 @@ pub fn StonesBoard(props: BoardProps<Stones>) -> impl IntoView {
                 matches!(pos.stone_at(sq), Some((side, _)) if side == pos.side_to_move())
             })
         },
+        move |sq| record.with_untracked(|r| !r.position().moves_from(sq).is_empty()),
+        on_stuck,
     );
 
     let squares = (0..grid.n * grid.n)

@@ -130,12 +130,16 @@ pub fn OnlineGame<G: UiGame>(
     };
     let hints = Signal::derive(move || settings.with(|s| s.hints));
     let enabled = Signal::derive(move || can_move.get());
+    // A press on a piece that cannot move says why, for a few seconds.
+    let stuck = RwSignal::new(None::<(u8, f64)>);
+    let on_stuck = Callback::new(move |spot: u8| stuck.set(Some((spot, now.get_untracked()))));
     let board = G::board(BoardProps {
         record,
         enabled,
         hints,
         on_move,
         flipped,
+        on_stuck,
     });
 
     // Words, in the language of the moment.
@@ -214,8 +218,14 @@ pub fn OnlineGame<G: UiGame>(
         let event = state.with(|s| s.as_ref().map_or(Event::Sync, |s| s.event));
         text::event(lang.get(), event, you.get().is_some()).map(str::to_string)
     };
+    let stuck_line = move || {
+        let (spot, at) = stuck.get()?;
+        (now.get() - at < FLASH_MS)
+            .then(|| record.with(|r| G::why_stuck(r.position(), lang.get(), spot).to_string()))
+    };
     let notice = move || {
-        flash_line()
+        stuck_line()
+            .or_else(flash_line)
             .or_else(event_line)
             .or_else(last_move_line)
             .unwrap_or_default()
