@@ -438,3 +438,19 @@ fn the_search_sees_a_repetition_through_flipping_jumps() {
     );
     assert_eq!(r.best, None);
 }
+
+/// The `Hash` option's table: the largest power of two of entries that
+/// fits the MiB asked, so more than half of them are used.
+#[test]
+fn the_table_fits_the_megabytes_asked() {
+    fn check<G: Game + Evaluate>() {
+        for mb in [1usize, 2, 16, 32, 100] {
+            let bytes = Searcher::<G>::with_megabytes(mb).table_bytes();
+            assert!(bytes <= mb << 20, "{mb} MiB: {bytes} bytes");
+            assert!(bytes > (mb << 20) / 2, "{mb} MiB: only {bytes} bytes");
+        }
+    }
+    check::<Ataxx>();
+    check::<Mill>();
+    check::<Stones>();
+}

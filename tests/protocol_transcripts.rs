@@ -89,6 +89,46 @@ fn uai_handshake_and_search() {
 }
 
 #[test]
+fn hash_option_is_listed_and_refuses_bad_sizes() {
+    let out = run::<UaiAtaxx>(
+        Dialect::Uai,
+        &[
+            "uai",
+            "setoption name Hash value 0",
+            "setoption name Hash value 1025",
+            "setoption name Hash value lots",
+            "setoption name Hash value -1",
+            "setoption name Hash",
+            "setoption name Hash value 64",
+            "setoption name hash value 1",
+            "position startpos",
+            "go depth 3",
+        ],
+    );
+    assert!(
+        out.contains(&"option name Hash type spin default 32 min 1 max 1024".to_string()),
+        "{out:#?}"
+    );
+    let errs = errors(&out);
+    assert_eq!(errs.len(), 5, "{errs:#?}");
+    for e in &errs {
+        assert!(e.contains("from 1 to 1024"), "{e}");
+    }
+    // The last refusal names the size in force: 32, as none was accepted.
+    assert!(errs[4].contains("stays at 32 MiB"), "{}", errs[4]);
+    // A 1 MiB table still searches.
+    assert_eq!(bestmoves(&out).len(), 1);
+    for dialect_game in [
+        run::<Mill>(Dialect::Uci, &["uci"]),
+        run::<Stones>(Dialect::Uci, &["uci"]),
+    ] {
+        assert!(dialect_game
+            .iter()
+            .any(|l| l.starts_with("option name Hash type spin default 32 ")));
+    }
+}
+
+#[test]
 fn uai_bad_input_is_reported_and_changes_nothing() {
     let out = run::<UaiAtaxx>(
         Dialect::Uai,
@@ -110,7 +150,7 @@ fn uai_bad_input_is_reported_and_changes_nothing() {
             "go depth 0",
             "go movetime -5",
             "go sideways 3",
-            "setoption name Hash value 16",
+            "setoption name Ponder value true",
             "setoption name Level value godlike",
             "setoption",
             "frobnicate now",
@@ -131,7 +171,7 @@ fn uai_bad_input_is_reported_and_changes_nothing() {
         "go depth: '0' is outside 1 to 64; read as 1",
         "go movetime: '-5' is below 0; read as 0",
         "unknown parameter 'sideways'",
-        "unknown option 'Hash'",
+        "unknown option 'Ponder'",
         "unknown level 'godlike'",
         "unknown command 'frobnicate'",
     ] {

@@ -259,15 +259,24 @@ impl<G: ProtocolGame> GoJob<G> {
     }
 }
 
+/// The `Hash` option: the transposition table's size in MiB, as chess
+/// engines offer it. 32 MiB holds 2^20 entries of every game.
+pub const HASH_DEFAULT_MB: usize = 32;
+/// The smallest and largest `Hash` accepted.
+pub const HASH_RANGE_MB: (usize, usize) = (1, 1024);
+
 /// One protocol session: the rules, the game set up by `position`, the
-/// level, and a searcher kept between moves.
+/// level, the table size, and a searcher kept between moves.
 pub struct Session<G: ProtocolGame> {
     dialect: Dialect,
     rules: G::Rules,
     record: Record<G>,
     level: Level,
     seed: u64,
-    searcher: Searcher<G>,
+    hash_mb: usize,
+    /// The synchronous loop's searcher, made at its first `go` (a host
+    /// with its own searcher never pays for this one).
+    searcher: Option<Searcher<G>>,
 }
 
 impl<G: ProtocolGame> Session<G> {
@@ -280,8 +289,14 @@ impl<G: ProtocolGame> Session<G> {
             rules,
             level: Level::Master,
             seed: 0,
-            searcher: Searcher::new(16),
+            hash_mb: HASH_DEFAULT_MB,
+            searcher: None,
         }
+    }
+
+    /// The transposition table size set by the `Hash` option, in MiB.
+    pub fn hash_megabytes(&self) -> usize {
+        self.hash_mb
     }
 
     /// The game as set up by the last `position` command.
@@ -313,6 +328,10 @@ impl<G: ProtocolGame> Session<G> {
                             .collect::<Vec<_>>()
                             .join(" ")
                     ),
+                    format!(
+                        "option name Hash type spin default {HASH_DEFAULT_MB} min {} max {}",
+                        HASH_RANGE_MB.0, HASH_RANGE_MB.1
+                    ),
                 ];
                 out.extend(G::option_lines(&self.rules));
                 out.push(format!("{hello}ok"));
@@ -321,7 +340,9 @@ impl<G: ProtocolGame> Session<G> {
             "isready" => Action::Output(vec!["readyok".into()]),
             c if c == format!("{hello}newgame") => {
                 self.record = Record::new(G::start(&self.rules));
-                self.searcher.clear();
+                if let Some(s) = &mut self.searcher {
+                    s.clear();
+                }
                 self.seed = self.seed.wrapping_add(1);
                 Action::Output(Vec::new())
             }
@@ -357,6 +378,22 @@ impl<G: ProtocolGame> Session<G> {
         let value = vpos.map(|v| args[v + 1..].join(" ")).unwrap_or_default();
         if name.is_empty() {
             return Self::err("setoption needs an option name");
+        }
+        if name.eq_ignore_ascii_case("hash") {
+            let (lo, hi) = HASH_RANGE_MB;
+            return match value.parse::<usize>() {
+                Ok(mb) if (lo..=hi).contains(&mb) => {
+                    if mb != self.hash_mb {
+                        self.hash_mb = mb;
+                        self.searcher = None;
+                    }
+                    Action::Output(Vec::new())
+                }
+                _ => Self::err(format!(
+                    "Hash '{value}' is not a whole number of MiB from {lo} to {hi}; the table stays at {} MiB",
+                    self.hash_mb
+                )),
+            };
         }
         if name.eq_ignore_ascii_case("level") {
             return match value.parse::<Level>() {
@@ -419,7 +456,11 @@ impl<G: ProtocolGame> Session<G> {
             Action::Go(job) => {
                 let mut out = Vec::new();
                 let ctl = SearchControl { clock, stop: None };
-                let best = job.run(&mut self.searcher, &ctl, &mut |l| out.push(l));
+                let mb = self.hash_mb;
+                let searcher = self
+                    .searcher
+                    .get_or_insert_with(|| Searcher::with_megabytes(mb));
+                let best = job.run(searcher, &ctl, &mut |l| out.push(l));
                 out.push(best);
                 (out, false)
             }

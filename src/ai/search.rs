@@ -148,6 +148,23 @@ impl<G: Game + Evaluate> Searcher<G> {
         }
     }
 
+    /// A searcher whose transposition table takes at most `megabytes` MiB:
+    /// the largest power-of-two number of entries that fits (at least 16
+    /// entries). The protocols' `Hash` option sets it.
+    pub fn with_megabytes(megabytes: usize) -> Self {
+        let bytes = megabytes.saturating_mul(1 << 20);
+        let entry = std::mem::size_of::<Option<TtEntry<G::Move>>>();
+        let entries = (bytes / entry).max(16);
+        // The largest power of two at or below `entries`.
+        let bits = usize::BITS - 1 - entries.leading_zeros();
+        Searcher::new(bits)
+    }
+
+    /// Bytes taken by the transposition table.
+    pub fn table_bytes(&self) -> usize {
+        self.tt.len() * std::mem::size_of::<Option<TtEntry<G::Move>>>()
+    }
+
     /// Forgets everything learnt (new game).
     pub fn clear(&mut self) {
         self.tt.iter_mut().for_each(|e| *e = None);

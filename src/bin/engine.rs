@@ -329,7 +329,10 @@ where
     let mut queue: VecDeque<String> = VecDeque::new();
     // One searcher for the session: its transposition table and history
     // carry over from move to move (cleared by a new game).
-    let searcher = Arc::new(Mutex::new(Searcher::<G>::new(20)));
+    // Its table takes the `Hash` option's size (made again when it changes).
+    let searcher = Arc::new(Mutex::new(Searcher::<G>::with_megabytes(
+        session.hash_megabytes(),
+    )));
     // Ends the running search now and prints its `bestmove` (then the
     // loop exits, so its SearchDone left in the channel is never read).
     let finish = |running: &mut Option<Search>| {
@@ -423,7 +426,14 @@ where
         // No search runs now: new-game commands wait for it.
         searcher.lock().unwrap_or_else(|e| e.into_inner()).clear();
     }
-    match session.handle(line) {
+    let hash_mb = session.hash_megabytes();
+    let action = session.handle(line);
+    if session.hash_megabytes() != hash_mb {
+        // `setoption` waits for a running search, so the table is free.
+        *searcher.lock().unwrap_or_else(|e| e.into_inner()) =
+            Searcher::with_megabytes(session.hash_megabytes());
+    }
+    match action {
         Action::Output(lines) => print_lines(&lines),
         Action::Stop => stop.store(true, Ordering::Relaxed),
         Action::Quit => {
