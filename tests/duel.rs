@@ -141,6 +141,7 @@ fn config(game: DuelGame, old: PathBuf, new: PathBuf, book: Vec<String>, games: 
         game,
         engines: [old, new],
         tc: TimeControl::parse("0.2+0.01").unwrap(),
+        nodes: None,
         games,
         book,
         concurrency: 2,
@@ -190,6 +191,51 @@ fn quick_match_of_the_engine_against_itself() {
         assert_eq!(s.crashes, [0, 0]);
         assert_eq!(s.illegal, [0, 0]);
     }
+}
+
+/// `--nodes`: every move is `go nodes N`, whatever the clock would say,
+/// and the same engine plays the same games again.
+#[test]
+fn a_nodes_duel_sends_go_nodes_and_repeats() {
+    let dir = std::env::temp_dir().join(format!("stoneplay-duel-nodes-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let log = dir.join("go.log");
+    let _ = std::fs::remove_file(&log);
+    // Logs each `go` line and plays b6 (legal as the first move of X).
+    let logger = script(
+        &dir,
+        "nodes.sh",
+        &format!("echo \"$line\" >> {}; echo 'bestmove b6'", log.display()),
+    );
+    let book = vec!["x5o/7/7/7/7/7/o5x x 0 1".to_string()];
+    let mut cfg = config(DuelGame::Ataxx, logger, engine(), book.clone(), 2);
+    cfg.nodes = Some(777);
+    let mut seen = Vec::new();
+    duel::run(&cfg, &mut |g, _| seen.push(g.clone()));
+    assert_eq!(seen.len(), 2);
+    let first = seen.iter().find(|g| !g.new_first).unwrap();
+    assert_eq!(
+        first.moves.first().map(String::as_str),
+        Some("b6"),
+        "{first:?}"
+    );
+    let sent = std::fs::read_to_string(&log).unwrap();
+    assert!(!sent.is_empty());
+    for line in sent.lines() {
+        assert_eq!(line, "go nodes 777");
+    }
+    // Fixed nodes make the real engine's games repeatable.
+    let mut cfg = config(DuelGame::Ataxx, engine(), engine(), book, 2);
+    cfg.nodes = Some(3000);
+    let play = |cfg: &DuelConfig| {
+        let mut v = Vec::new();
+        duel::run(cfg, &mut |g, _| v.push((g.index, g.moves.clone())));
+        v.sort();
+        v
+    };
+    let a = play(&cfg);
+    assert!(a.iter().all(|(_, m)| m.len() > 10), "{a:?}");
+    assert_eq!(a, play(&cfg));
 }
 
 /// Writes a scripted engine: it shakes hands, then answers `go` with `on_go`.

@@ -150,6 +150,11 @@ pub struct DuelConfig {
     /// The engine binaries: `[old, new]`. Results are told from NEW's side.
     pub engines: [PathBuf; 2],
     pub tc: TimeControl,
+    /// Instead of the clock, a fixed number of nodes per move (`go nodes
+    /// N`): a measure of the search that a loaded machine cannot skew, for
+    /// changes that leave the speed per node alone. The clock then only
+    /// catches an engine that hangs: each move may take the base time.
+    pub nodes: Option<u64>,
     /// Games to play (rounded up to whole pairs).
     pub games: u32,
     /// Opening positions in the game's notation, one per pair.
@@ -537,13 +542,21 @@ fn play_one<G: Game>(
             format!("position fen {fen} moves {}", moves.join(" "))
         };
         let [(t1, i1), (t2, i2)] = dialect.clocks;
-        let go = format!(
-            "go {t1} {} {t2} {} {i1} {} {i2} {}",
-            clock[0], clock[1], cfg.tc.inc_ms, cfg.tc.inc_ms
-        );
+        let go = match cfg.nodes {
+            Some(n) => format!("go nodes {n}"),
+            None => format!(
+                "go {t1} {} {t2} {} {i1} {} {i2} {}",
+                clock[0], clock[1], cfg.tc.inc_ms, cfg.tc.inc_ms
+            ),
+        };
         let t0 = Instant::now();
         let sent = p.send(&position) && p.send(&go);
-        let allowed = Duration::from_millis(clock[side.index()] + cfg.margin_ms);
+        let left = if cfg.nodes.is_some() {
+            cfg.tc.base_ms
+        } else {
+            clock[side.index()]
+        };
+        let allowed = Duration::from_millis(left + cfg.margin_ms);
         let answer = if sent {
             p.wait_for(|l| l.starts_with("bestmove"), allowed)
         } else {
@@ -581,8 +594,10 @@ fn play_one<G: Game>(
             return (moves, r, why, f);
         }
         moves.push(text);
-        let c = &mut clock[side.index()];
-        *c = c.saturating_sub(used.as_millis() as u64) + cfg.tc.inc_ms;
+        if cfg.nodes.is_none() {
+            let c = &mut clock[side.index()];
+            *c = c.saturating_sub(used.as_millis() as u64) + cfg.tc.inc_ms;
+        }
     }
 }
 

@@ -618,6 +618,7 @@ fn duel_command(args: &[String]) -> Result<(), String> {
             "sprt",
             "margin",
             "max-plies",
+            "nodes",
         ],
     )?;
     let [old, new] = &rest[..] else {
@@ -629,7 +630,16 @@ fn duel_command(args: &[String]) -> Result<(), String> {
             .ok_or_else(|| format!("duel needs --{k}"))
     };
     let game = DuelGame::parse(&need("game")?)?;
-    let tc = TimeControl::parse(&need("tc")?)?;
+    let nodes: Option<u64> = number(&opts, "nodes")?;
+    if nodes == Some(0) {
+        return Err("--nodes must be at least 1".into());
+    }
+    // With --nodes the clock only catches a hung engine: 60 s a move
+    // unless --tc says otherwise.
+    let tc = match (opts.get("tc"), nodes) {
+        (None, Some(_)) => TimeControl::parse("60")?,
+        _ => TimeControl::parse(&need("tc")?)?,
+    };
     let games: u32 = number(&opts, "games")?.ok_or("duel needs --games")?;
     if games == 0 {
         return Err("--games must be at least 1".into());
@@ -652,12 +662,17 @@ fn duel_command(args: &[String]) -> Result<(), String> {
         game,
         engines,
         tc,
+        nodes,
         games,
         book,
         concurrency: number(&opts, "concurrency")?.unwrap_or(1usize).max(1),
         sprt,
         margin_ms: number(&opts, "margin")?.unwrap_or(100),
         max_plies: number(&opts, "max-plies")?.unwrap_or(2000),
+    };
+    let limit = match nodes {
+        Some(n) => format!("{n} nodes a move"),
+        None => format!("tc {tc}"),
     };
     let mut out = match opts.get("out") {
         Some(path) => {
@@ -666,11 +681,14 @@ fn duel_command(args: &[String]) -> Result<(), String> {
             let _ = writeln!(f, "{}", duel::GAMES_FILE_HEADER);
             let _ = writeln!(
                 f,
-                "# duel {} {} --game {} --tc {} --games {}",
+                "# duel {} {} --game {} --{} --games {}",
                 old,
                 new,
                 game.slug(),
-                tc,
+                match nodes {
+                    Some(n) => format!("nodes {n}"),
+                    None => format!("tc {tc}"),
+                },
                 games
             );
             Some(f)
@@ -678,7 +696,7 @@ fn duel_command(args: &[String]) -> Result<(), String> {
         None => None,
     };
     println!(
-        "duel: new {new} vs old {old}, {}, tc {tc}, {} games from {} openings ({book_path}), concurrency {}",
+        "duel: new {new} vs old {old}, {}, {limit}, {} games from {} openings ({book_path}), concurrency {}",
         game.slug(),
         games.div_ceil(2) * 2,
         cfg.book.len(),
