@@ -367,10 +367,17 @@ pub fn GameScreen<G: UiGame>(
         });
     });
 
-    // A hint: the move a strong search prefers for the side to move.
+    // A hint: the move a strong search prefers for the side to move, on
+    // the notice line and drawn on the board until the position changes.
+    let hint = RwSignal::new(None::<G::Move>);
+    Effect::new(move |_| {
+        record.track();
+        hint.set(None);
+    });
     let ask_hint = move |_| {
         let Some(ai) = ai else { return };
         let ply = record.with_untracked(|r| r.moves().len());
+        hint.set(None);
         say(|l| t!(l, "hint.looking"));
         let request =
             record.with_untracked(|r| think_request(r, ai.next_id(), Level::Strong, Some(1_000)));
@@ -380,6 +387,7 @@ pub fn GameScreen<G: UiGame>(
                 score,
                 ..
             } if record.with_untracked(|r| r.moves().len()) == ply => {
+                hint.set(record.with_untracked(|r| r.position().parse_move(&text).ok()));
                 notice.set(Some(Text::new(
                     move |l| t!(l, "hint.found", move = text, score = format_score(l, score)),
                 )));
@@ -554,6 +562,11 @@ pub fn GameScreen<G: UiGame>(
         let pos = shown.with_untracked(|r| r.position().clone());
         notice.set(Some(Text::new(move |l| pos.why_stuck(l, spot).to_string())));
     });
+    // The hint is drawn on the live position only.
+    let marked = Signal::derive(move || {
+        let mv = if live.get() { hint.get() } else { None };
+        mv.map(G::mark)
+    });
     let board = move || {
         G::board(BoardProps {
             record: shown,
@@ -562,6 +575,7 @@ pub fn GameScreen<G: UiGame>(
             on_move,
             flipped: bottom.get() == Side::Second,
             on_stuck,
+            marked,
         })
     };
     let total = move || record.with(|r| r.moves().len());
