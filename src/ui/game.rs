@@ -370,9 +370,12 @@ pub fn GameScreen<G: UiGame>(
     // A hint: the move a strong search prefers for the side to move, on
     // the notice line and drawn on the board until the position changes.
     let hint = RwSignal::new(None::<G::Move>);
+    // The review's better move and the ply of the position it is for.
+    let review_mark = RwSignal::new(None::<(usize, G::Move)>);
     Effect::new(move |_| {
         record.track();
         hint.set(None);
+        review_mark.set(None);
     });
     let ask_hint = move |_| {
         let Some(ai) = ai else { return };
@@ -562,9 +565,16 @@ pub fn GameScreen<G: UiGame>(
         let pos = shown.with_untracked(|r| r.position().clone());
         notice.set(Some(Text::new(move |l| pos.why_stuck(l, spot).to_string())));
     });
-    // The hint is drawn on the live position only.
+    // The hint is drawn on the live position, the review's better move on
+    // the position it was found for.
     let marked = Signal::derive(move || {
-        let mv = if live.get() { hint.get() } else { None };
+        let mv = match viewing.get() {
+            None => hint.get(),
+            Some(ply) => review_mark
+                .get()
+                .filter(|&(at, _)| at == ply)
+                .map(|(_, mv)| mv),
+        };
         mv.map(G::mark)
     });
     let board = move || {
@@ -693,7 +703,8 @@ pub fn GameScreen<G: UiGame>(
                 </div>
                 <MoveList<G> record=record shown_ply=Signal::derive(shown_ply) on_step=Callback::new(move |p| step(Some(p)))/>
                 <Show when=move || over.get().is_some() && ai.is_some()>
-                    <Review<G> record=record viewing=viewing on_view=Callback::new(step)/>
+                    <Review<G> record=record viewing=viewing on_view=Callback::new(step)
+                        on_mark=Callback::new(move |m| review_mark.set(m))/>
                 </Show>
                 <details class="game-text">
                     <summary>{move || t!(lang.get(), "text.summary")}</summary>
