@@ -304,51 +304,6 @@ async fn the_move_clock_restarts_each_turn_and_a_mill_removal_is_the_same_turn()
     );
 }
 
-/// The review marks the moves where the evaluation fell most for the
-/// player who made them: on a game with known mistakes of both sides (and
-/// good moves, small slips and a move that gains), the three biggest drops,
-/// largest first.
-#[wasm_bindgen_test]
-fn the_review_marks_the_biggest_drops_of_the_player_who_moved() {
-    use stoneplay::games::Side::{First, Second};
-    use stoneplay::ui::review::worst_moves;
-    // Evaluations from the first player's side, one per position (start = 0).
-    let evals = [
-        0, 20, -10,  // 1 First +20, 2 Second -30 (good moves)
-        -250, // 3 First drops 240: a mistake
-        -240, // 4 Second drops 10
-        -200, // 5 First +40
-        300,  // 6 Second drops 500: the biggest mistake
-        260,  // 7 First drops 40: a slip below the threshold
-        900,  // 8 Second drops 640 (a rise for the first player)
-        880,  // 9 First drops 20
-        880,  // 10 Second drops 0
-        500,  // 11 First drops 380: a mistake
-        600,  // 12 Second drops 100: a small mistake, fourth biggest
-    ];
-    let movers: Vec<_> = (0..evals.len() - 1)
-        .map(|ply| if ply % 2 == 0 { First } else { Second })
-        .collect();
-    assert_eq!(
-        worst_moves(&evals, &movers),
-        [(8, 640), (6, 500), (11, 380)],
-        "the three biggest drops, largest first"
-    );
-    // Fewer mistakes: only drops of at least 0.8 piece are marked.
-    let fewer = [
-        0, 20, -10, -250, -240, -200, -200, -240, -240, -260, -260, -640, -660,
-    ];
-    assert_eq!(worst_moves(&fewer, &movers), [(11, 380), (3, 240)]);
-    // A Second-only game (a forced pass makes the same side move twice).
-    assert_eq!(
-        worst_moves(&[0, 100, 300], &[Second, Second]),
-        [(2, 200), (1, 100)]
-    );
-    assert!(worst_moves(&[0, 100, 300], &[First, First]).is_empty());
-    // Evaluations still coming in: only the moves with both ends are judged.
-    assert_eq!(worst_moves(&[0, -300], &movers), [(1, 300)]);
-}
-
 #[wasm_bindgen_test]
 fn links_round_trip_and_bad_links_are_refused() {
     let Ok(Some(Loaded::Mill(r))) = load_query("?game=mill&rules=lasker&moves=d6.f4") else {

@@ -5,9 +5,14 @@
 //! - [`local`]: a game on this device (two players or against the
 //!   computer): record, undo/redo and review, forced moves, the clock rules,
 //!   timeouts, pause, a dialog over the board, resume after a reload.
+//! - [`mark`]: which spots a move touches, for drawing a hint on the board.
+//! - [`review`]: the review after a game: its scores, the biggest drops and
+//!   the moves the computer preferred.
 
 pub mod clock;
 pub mod local;
+pub mod mark;
+pub mod review;
 
 use crate::games::ataxx::{Ataxx, AtaxxMove};
 use crate::games::mill::Mill;

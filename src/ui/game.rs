@@ -367,10 +367,20 @@ pub fn GameScreen<G: UiGame>(
         });
     });
 
-    // A hint: the move a strong search prefers for the side to move.
+    // A hint: the move a strong search prefers for the side to move, on
+    // the notice line and drawn on the board until the position changes.
+    let hint = RwSignal::new(None::<G::Move>);
+    // The review's better move and the ply of the position it is for.
+    let review_mark = RwSignal::new(None::<(usize, G::Move)>);
+    Effect::new(move |_| {
+        record.track();
+        hint.set(None);
+        review_mark.set(None);
+    });
     let ask_hint = move |_| {
         let Some(ai) = ai else { return };
         let ply = record.with_untracked(|r| r.moves().len());
+        hint.set(None);
         say(|l| t!(l, "hint.looking"));
         let request =
             record.with_untracked(|r| think_request(r, ai.next_id(), Level::Strong, Some(1_000)));
@@ -380,6 +390,7 @@ pub fn GameScreen<G: UiGame>(
                 score,
                 ..
             } if record.with_untracked(|r| r.moves().len()) == ply => {
+                hint.set(record.with_untracked(|r| r.position().parse_move(&text).ok()));
                 notice.set(Some(Text::new(
                     move |l| t!(l, "hint.found", move = text, score = format_score(l, score)),
                 )));
@@ -554,6 +565,18 @@ pub fn GameScreen<G: UiGame>(
         let pos = shown.with_untracked(|r| r.position().clone());
         notice.set(Some(Text::new(move |l| pos.why_stuck(l, spot).to_string())));
     });
+    // The hint is drawn on the live position, the review's better move on
+    // the position it was found for.
+    let marked = Signal::derive(move || {
+        let mv = match viewing.get() {
+            None => hint.get(),
+            Some(ply) => review_mark
+                .get()
+                .filter(|&(at, _)| at == ply)
+                .map(|(_, mv)| mv),
+        };
+        mv.map(G::mark)
+    });
     let board = move || {
         G::board(BoardProps {
             record: shown,
@@ -562,6 +585,7 @@ pub fn GameScreen<G: UiGame>(
             on_move,
             flipped: bottom.get() == Side::Second,
             on_stuck,
+            marked,
         })
     };
     let total = move || record.with(|r| r.moves().len());
@@ -679,7 +703,8 @@ pub fn GameScreen<G: UiGame>(
                 </div>
                 <MoveList<G> record=record shown_ply=Signal::derive(shown_ply) on_step=Callback::new(move |p| step(Some(p)))/>
                 <Show when=move || over.get().is_some() && ai.is_some()>
-                    <Review<G> record=record viewing=viewing on_view=Callback::new(step)/>
+                    <Review<G> record=record viewing=viewing on_view=Callback::new(step)
+                        on_mark=Callback::new(move |m| review_mark.set(m))/>
                 </Show>
                 <details class="game-text">
                     <summary>{move || t!(lang.get(), "text.summary")}</summary>

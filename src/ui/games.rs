@@ -7,6 +7,7 @@ use leptos::prelude::*;
 use super::board::{self, BoardProps};
 use super::sound::Sound;
 use super::words::{end_reason, Problem};
+use crate::client::mark::Marks;
 use crate::client::Forced;
 use crate::games::ataxx::{Ataxx, AtaxxMove, AtaxxRules, NoMoveRule};
 use crate::games::mill::{point_name, Mill, MillMove, MillRules, Phase, Preset, OPTION_NAMES};
@@ -20,7 +21,12 @@ use crate::{t, tn};
 /// A game the screen can show. `Move` values must be thread-safe because
 /// Leptos signals are.
 pub trait UiGame:
-    Game<Move: Send + Sync + 'static, Rules: Send + Sync + 'static> + Forced + Send + Sync + 'static
+    Game<Move: Send + Sync + 'static, Rules: Send + Sync + 'static>
+    + Forced
+    + Marks
+    + Send
+    + Sync
+    + 'static
 {
     /// Which game this is.
     const KIND: GameKind;

@@ -1,8 +1,12 @@
 //! Review after a game: the computer evaluates every position (in the
 //! worker, one after another), the evaluation is drawn as a small graph
 //! from the first player's side, and the moves where it dropped most for
-//! the player who made them are marked. Clicking the graph or a marked move
-//! shows that position.
+//! the player who made them are marked. Clicking the graph shows that
+//! position; clicking a marked move shows the position before it with the
+//! move the computer preferred drawn on the board and named below it.
+//!
+//! What is decided (scores, drops, the better move) is in
+//! [`crate::client::review`], tested natively; this draws it.
 
 use leptos::prelude::*;
 
@@ -10,46 +14,14 @@ use super::ai::Ai;
 use super::game::format_score;
 use super::games::UiGame;
 use super::words::use_lang;
-use crate::ai::{Level, MATE_BOUND};
+use crate::ai::Level;
+use crate::client::review::{worst_moves, Analysis, CLAMP};
 use crate::games::{Record, Side};
 use crate::protocol::{Request, Response};
 use crate::t;
 
 /// Thinking time per position.
 const PER_POSITION_MS: u64 = 250;
-/// How many of the worst moves to mark.
-const MARKED: usize = 3;
-/// A drop smaller than this (hundredths of a piece) is not a mistake.
-const MISTAKE: i32 = 80;
-
-/// A score from the first player's side, clamped for drawing.
-fn clamp(score: i32) -> i32 {
-    if score.abs() >= MATE_BOUND {
-        score.signum() * 1_000
-    } else {
-        score.clamp(-1_000, 1_000)
-    }
-}
-
-/// The moves where the evaluation fell most for the player who moved:
-/// (ply after the move, drop), largest first.
-pub fn worst_moves(evals: &[i32], movers: &[Side]) -> Vec<(usize, i32)> {
-    let mut drops: Vec<(usize, i32)> = movers
-        .iter()
-        .enumerate()
-        .filter_map(|(i, &side)| {
-            let (before, after) = (*evals.get(i)?, *evals.get(i + 1)?);
-            let drop = match side {
-                Side::First => before - after,
-                Side::Second => after - before,
-            };
-            (drop >= MISTAKE).then_some((i + 1, drop))
-        })
-        .collect();
-    drops.sort_by_key(|d| std::cmp::Reverse(d.1));
-    drops.truncate(MARKED);
-    drops
-}
 
 /// The review panel of a finished game.
 #[component]
@@ -60,11 +32,17 @@ pub fn Review<G: UiGame>(
     viewing: Signal<Option<usize>>,
     /// Shows the position after a ply (`None`: the end).
     on_view: Callback<Option<usize>>,
+    /// Shows a move on the board: the computer's better move and the ply
+    /// of the position it is for (`None`: nothing to show).
+    on_mark: Callback<Option<(usize, G::Move)>>,
 ) -> impl IntoView {
     let ai = expect_context::<Ai>();
     let lang = use_lang();
-    // Evaluations from the first player's side, one per position (start = 0).
-    let evals = RwSignal::new(Vec::<i32>::new());
+    // Evaluations and best moves, one per position (start = 0).
+    let analysis = RwSignal::new(Analysis::default());
+    let evals = Memo::new(move |_| analysis.with(|a| a.evals.clone()));
+    // The marked move whose better move is on the board (its ply).
+    let chosen = RwSignal::new(None::<usize>);
     let running = RwSignal::new(false);
     let game = record.get_untracked();
     let total = game.moves().len();
@@ -78,10 +56,10 @@ pub fn Review<G: UiGame>(
     fn next<G: UiGame>(
         ai: Ai,
         game: StoredValue<Record<G>>,
-        evals: RwSignal<Vec<i32>>,
+        analysis: RwSignal<Analysis>,
         running: RwSignal<bool>,
     ) {
-        let ply = evals.with_untracked(Vec::len);
+        let ply = analysis.with_untracked(Analysis::len);
         let request = game.with_value(|g| {
             let r = g.truncated(ply);
             if r.outcome().is_some() || ply > g.moves().len() {
@@ -104,24 +82,24 @@ pub fn Review<G: UiGame>(
             // The final position: score it by the result.
             game.with_value(|g| {
                 let last = g.outcome().map(|o| match o.winner {
-                    Some(Side::First) => 1_000,
-                    Some(Side::Second) => -1_000,
+                    Some(Side::First) => CLAMP,
+                    Some(Side::Second) => -CLAMP,
                     None => 0,
                 });
-                if let (Some(v), true) =
-                    (last, evals.with_untracked(|e| e.len() == g.moves().len()))
-                {
-                    evals.update(|e| e.push(v));
+                if let (Some(v), true) = (
+                    last,
+                    analysis.with_untracked(|a| a.len() == g.moves().len()),
+                ) {
+                    analysis.update(|a| a.push_final(v));
                 }
             });
             running.set(false);
             return;
         };
         ai.send(request, move |answer| match answer {
-            Response::Best { score, .. } => {
-                let from_first = if side == Side::First { score } else { -score };
-                evals.update(|e| e.push(clamp(from_first)));
-                next(ai, game, evals, running);
+            Response::Best { score, mv, .. } => {
+                analysis.update(|a| a.push(side, score, mv));
+                next(ai, game, analysis, running);
             }
             Response::Error { .. } => running.set(false),
             _ => {}
@@ -133,8 +111,10 @@ pub fn Review<G: UiGame>(
             return;
         }
         running.set(true);
-        evals.set(Vec::new());
-        next(ai, game, evals, running);
+        analysis.set(Analysis::default());
+        chosen.set(None);
+        on_mark.run(None);
+        next(ai, game, analysis, running);
     };
     on_cleanup(move || {
         if running.get_untracked() {
@@ -190,6 +170,38 @@ pub fn Review<G: UiGame>(
         let ply = (frac * total as f64).round().clamp(0.0, total as f64) as usize;
         on_view.run((ply < total).then_some(ply));
     };
+    // A marked move: the position before it, with the better move on the board.
+    let choose = move |ply: usize| {
+        let better = analysis.with_untracked(|a| game.with_value(|g| a.better_move(g, ply)));
+        chosen.set(Some(ply));
+        on_mark.run(better.map(|mv| (ply - 1, mv)));
+        on_view.run(Some(ply - 1));
+    };
+    // The line under the chosen move, while its position is on the board.
+    let better_line = move |ply: usize| {
+        if chosen.get() != Some(ply) || viewing.get() != Some(ply - 1) {
+            return None;
+        }
+        let lang = lang.get();
+        let text = analysis.with(|a| {
+            game.with_value(|g| {
+                let played = g.moves()[ply - 1];
+                match a.better_move(g, ply) {
+                    Some(better) => t!(
+                        lang,
+                        "review.better",
+                        n = ply,
+                        better = better,
+                        move = played
+                    ),
+                    None => t!(lang, "review.no_better", n = ply, move = played),
+                }
+            })
+        });
+        Some(
+            view! { <p class="review-better" data-testid="review-better" role="status">{text}</p> },
+        )
+    };
     let mistakes = move || {
         let lang = lang.get();
         let e = evals.get();
@@ -219,7 +231,13 @@ pub fn Review<G: UiGame>(
             view! { <li>{t!(lang, "review.no_mistakes")}</li> }.into_any()
         } else {
             text.into_iter()
-                .map(|(ply, t)| view! { <li><button class="link" on:click=move |_| on_view.run(Some(ply))>{t}</button></li> })
+                .map(|(ply, t)| view! {
+                    <li>
+                        <button class="link" data-testid="mistake" aria-pressed=move || (chosen.get() == Some(ply) && viewing.get() == Some(ply - 1)).to_string()
+                            on:click=move |_| choose(ply)>{t}</button>
+                        {move || better_line(ply)}
+                    </li>
+                })
                 .collect_view()
                 .into_any()
         }
@@ -230,13 +248,13 @@ pub fn Review<G: UiGame>(
                 <h3>{move || t!(lang.get(), "review.title")}</h3>
                 <button on:click=start data-testid="analyse" disabled=move || running.get()>
                     {move || if running.get() {
-                        t!(lang.get(), "review.analysing", done = evals.with(Vec::len), total = total + 1)
+                        t!(lang.get(), "review.analysing", done = analysis.with(Analysis::len), total = total + 1)
                     } else {
                         t!(lang.get(), "review.analyse").to_string()
                     }}
                 </button>
             </div>
-            <Show when=move || !evals.with(Vec::is_empty)>
+            <Show when=move || !analysis.with(Analysis::is_empty)>
                 <svg class="review-graph" viewBox=format!("0 0 {w} {h}") preserveAspectRatio="none"
                      role="img" aria-label=move || t!(lang.get(), "review.graph_aria")
                      on:click=on_graph_click data-testid="review-graph">

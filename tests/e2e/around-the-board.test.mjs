@@ -138,3 +138,43 @@ test('a win against the computer is counted, and the game can be reviewed', asyn
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test('the review shows the move the computer preferred to a marked move, on the board and in words', async () => {
+  // X could take O's last piece (g2 or f1) but clones to e2; O's f1 then
+  // takes both X pieces: a finished game with one big drop, X's move 1.
+  const pos = encodeURIComponent('7/7/7/7/7/5x1/6o x 0 1');
+  const { page, errors, context } = await openPage(app.browser, `${app.server.url}?game=ataxx&pos=${pos}&moves=e2.f1`);
+  await page.locator('[data-testid=result]').waitFor();
+  await page.locator('[data-testid=close-result]').click();
+  await page.locator('[data-testid=analyse]').click();
+  await page.waitForFunction(() => !document.querySelector('[data-testid=analyse]').disabled, null, { timeout: 10000 });
+  const mistakes = page.locator('[data-testid=mistake]');
+  assert.equal(await mistakes.count(), 1);
+  assert.match(await mistakes.first().textContent(), /^move 1: X e2/);
+  assert.equal(await page.locator('[data-testid=move-mark]').count(), 0, 'nothing marked before a choice');
+  await mistakes.first().click();
+  // The position before the mistake, with the better move drawn and named.
+  await page.locator('[data-testid=review-better]').waitFor();
+  const line = await page.locator('[data-testid=review-better]').textContent();
+  const [, better] = /^Before move 1 the computer preferred (\S+) to e2: it is shown on the board\.$/.exec(line) ?? [];
+  assert.ok(better, line);
+  assert.equal(await page.locator('[data-square=e2] .piece').count(), 0, 'the board shows the position before move 1');
+  assert.equal(await page.locator('[data-square=f2] .piece.px').count(), 1);
+  assert.match(await page.locator('.viewing-note').textContent(), /0/);
+  const drawn = await page.evaluate(() => ({
+    to: [...document.querySelectorAll('svg.board [data-testid=mark-to]')].map((e) => e.dataset.at),
+    arrows: [...document.querySelectorAll('svg.board [data-testid=mark-arrow]')].map((e) => `${e.dataset.from}>${e.dataset.to}`),
+  }));
+  if (better.length === 2) {
+    assert.deepEqual(drawn, { to: [better], arrows: [] }, 'a clone: its target');
+  } else {
+    assert.deepEqual(drawn, { to: [better.slice(2)], arrows: [`${better.slice(0, 2)}>${better.slice(2)}`] }, 'a jump: an arrow');
+  }
+  assert.equal(await mistakes.first().getAttribute('aria-pressed'), 'true');
+  // Back to the end of the game: the mark and the line go.
+  await page.locator('[data-testid=live]').click();
+  assert.equal(await page.locator('[data-testid=move-mark]').count(), 0);
+  assert.equal(await page.locator('[data-testid=review-better]').count(), 0);
+  assert.deepEqual(errors, []);
+  await context.close();
+});

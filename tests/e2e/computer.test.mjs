@@ -52,14 +52,19 @@ test('Territory Duel against the Master: the computer answers, the clock runs me
 test('a hint for the side to move, and a new game while the computer thinks', async () => {
   const { page, errors, context } = await openPage(app.browser, `${app.server.url}?game=mill&vs=beginner`);
   await page.locator('[data-point=d6]').waitFor();
-  await page.locator('[data-testid=hint]').click();
-  await page.waitForFunction(() => /Hint: /.test(document.querySelector('[data-testid=notice]').textContent), null, { timeout: 5000 });
-  await page.locator('[data-point=d6] rect').click();
+  // A placement marks its point only: no arrow, no start.
+  const placed = await askHint(page);
+  assert.match(placed, /^[a-g][1-7]$/);
+  assert.deepEqual(await marks(page), { from: [], to: [placed], arrows: [], removes: [] });
+  const mine = placed === 'd6' ? 'f4' : 'd6';
+  await page.locator(`[data-point=${mine}] rect`).click();
+  assert.deepEqual(await marks(page), none, 'the mark goes with the move');
   await page.waitForFunction(() => document.querySelectorAll('.mill-board .piece.pb:not(.hand)').length === 1, null, { timeout: 8000 });
   assert.match(await status(page), /White: place a piece \(8 in hand\)/);
   // Ask the computer to move, then start a new game at once: the stale
   // answer is dropped and the new game starts clean.
-  await page.locator('[data-point=f4] rect').click();
+  const free = await page.locator('.mill-board .pt:not(:has(.piece))').first().getAttribute('data-point');
+  await page.locator(`[data-point=${free}] rect`).click();
   await page.locator('[data-testid=new-game]').click();
   await page.locator('[data-testid=start-game]').click();
   await page.waitForTimeout(1500);
@@ -67,6 +72,90 @@ test('a hint for the side to move, and a new game while the computer thinks', as
   assert.match(await status(page), /White: place a piece \(9 in hand\)/);
   assert.deepEqual(errors, []);
   await context.close();
+});
+
+/** Presses Hint and returns the move it names once it is on the notice line. */
+async function askHint(page) {
+  await page.locator('[data-testid=hint]').click();
+  const line = await page.waitForFunction(() => {
+    const m = /Hint: (\S+) \(/.exec(document.querySelector('[data-testid=notice]').textContent);
+    return m && m[1];
+  }, null, { timeout: 8000 });
+  return line.jsonValue();
+}
+
+/** The move drawn on the board: the spots of its rings, arrows and removals. */
+const marks = (page) => page.evaluate(() => {
+  const at = (id) => [...document.querySelectorAll(`svg.board [data-testid=${id}]`)].map((e) => e.dataset.at);
+  return {
+    from: at('mark-from'),
+    to: at('mark-to'),
+    arrows: [...document.querySelectorAll('svg.board [data-testid=mark-arrow]')].map((e) => `${e.dataset.from}>${e.dataset.to}`),
+    removes: at('mark-remove'),
+  };
+});
+const none = { from: [], to: [], arrows: [], removes: [] };
+
+test('the hint is drawn on the board at the squares it names, and goes with the next move, undo or a new hint', async () => {
+  // Stones!, two players: a slide or a jump, from its square to its landing square.
+  const { page, errors, context } = await openPage(app.browser, `${app.server.url}?game=stones`);
+  await page.locator('[data-square=a1]').waitFor();
+  assert.deepEqual(await marks(page), none);
+  let hint = await askHint(page);
+  let [, from, to] = /^([a-h][1-8])(?:x[a-h][1-8])?-([a-h][1-8])$/.exec(hint) ?? [];
+  assert.ok(from && to, `a Stones! move: ${hint}`);
+  assert.deepEqual(await marks(page), { from: [from], to: [to], arrows: [`${from}>${to}`], removes: [] });
+  // The arrow points from the start towards the landing square.
+  const box = (sel) => page.locator(sel).boundingBox();
+  const [a, b, arrow] = [await box(`[data-square=${from}]`), await box(`[data-square=${to}]`), await box('[data-testid=mark-arrow]')];
+  assert.ok(arrow.x <= Math.min(a.x, b.x) + a.width && arrow.x + arrow.width >= Math.max(a.x, b.x), 'the arrow spans both squares');
+  // Playing the hinted move takes the mark away.
+  await clickSq(page, from);
+  await clickSq(page, to);
+  await page.waitForFunction(() => document.querySelectorAll('.movelist .mv').length >= 1);
+  assert.deepEqual(await marks(page), none, 'the mark goes with the move');
+  // A new hint (for Black) is drawn; Undo takes it away.
+  hint = await askHint(page);
+  [, from, to] = /^([a-h][1-8])(?:x[a-h][1-8])?-([a-h][1-8])$/.exec(hint) ?? [];
+  assert.deepEqual((await marks(page)).arrows, [`${from}>${to}`]);
+  await page.locator('[data-testid=undo]').click();
+  assert.deepEqual(await marks(page), none, 'the mark goes with undo');
+  assert.deepEqual(errors, []);
+  await context.close();
+
+  // Territory Duel where X has only jumps: an arrow from a1; then a new
+  // game, where the mark is gone.
+  const jumpsOnly = encodeURIComponent('7/7/7/7/7/oo5/xo5 x 0 1');
+  const duel = await openPage(app.browser, `${app.server.url}?game=ataxx&pos=${jumpsOnly}`);
+  await duel.page.locator('[data-square=a1] .piece').waitFor();
+  hint = await askHint(duel.page);
+  assert.match(hint, /^a1[a-g][1-7]$/, 'a jump from a1');
+  assert.deepEqual(await marks(duel.page), { from: ['a1'], to: [hint.slice(2)], arrows: [`a1>${hint.slice(2)}`], removes: [] });
+  await duel.page.locator('[data-testid=new-game]').click();
+  await duel.page.locator('[data-testid=start-game]').click();
+  await duel.page.locator('[data-square=a7] .piece').waitFor();
+  assert.deepEqual(await marks(duel.page), none, 'the mark goes with a new game');
+  // From the start a clone: its target only (the text names no source).
+  hint = await askHint(duel.page);
+  if (hint.length === 2) {
+    assert.deepEqual(await marks(duel.page), { from: [], to: [hint], arrows: [], removes: [] });
+  }
+  // Asking again replaces the mark (never two at once).
+  await duel.page.locator('[data-testid=hint]').click();
+  assert.deepEqual(await marks(duel.page), none, 'a new hint clears the old mark at once');
+  await duel.page.waitForFunction(() => /Hint: /.test(document.querySelector('[data-testid=notice]').textContent), null, { timeout: 8000 });
+  assert.equal(await duel.page.locator('[data-testid=move-mark]').count(), 1);
+  assert.deepEqual(duel.errors, []);
+  await duel.context.close();
+
+  // Mill after White's mill: the removal is marked on Black's piece.
+  const mill = await openPage(app.browser, `${app.server.url}?game=mill&moves=a7.b6.d7.d6.g7`);
+  await mill.page.locator('[data-point=b6] .piece').waitFor();
+  hint = await askHint(mill.page);
+  assert.match(hint, /^x(b6|d6)$/);
+  assert.deepEqual(await marks(mill.page), { from: [], to: [], arrows: [], removes: [hint.slice(1)] });
+  assert.deepEqual(mill.errors, []);
+  await mill.context.close();
 });
 
 test('playing Black: the computer opens as White', async () => {

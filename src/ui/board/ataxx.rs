@@ -69,6 +69,7 @@ pub fn AtaxxBoard(props: BoardProps<Ataxx>) -> impl IntoView {
         on_move,
         flipped,
         on_stuck,
+        marked,
     } = props;
     let lang = use_lang();
     let grid = Grid { n: 7, flipped };
@@ -198,6 +199,8 @@ pub fn AtaxxBoard(props: BoardProps<Ataxx>) -> impl IntoView {
         press,
         drop_on,
         squares,
+        marked,
+        square_name,
         ghost,
     )
 }

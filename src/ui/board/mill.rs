@@ -10,7 +10,7 @@
 
 use leptos::prelude::*;
 
-use super::{spot_label, BoardInput, BoardProps, CELL};
+use super::{mark_layer, spot_label, BoardInput, BoardProps, CELL};
 use crate::games::mill::{lines, point_coords, point_name, Mill, MillMove, Phase, Point, POINTS};
 use crate::games::{Game, Record, Side};
 use crate::t;
@@ -104,6 +104,7 @@ pub fn MillBoard(props: BoardProps<Mill>) -> impl IntoView {
         on_move,
         flipped,
         on_stuck,
+        marked,
     } = props;
     let lang = use_lang();
     let centre = move |p: Point| centre(p, flipped);
@@ -370,6 +371,7 @@ pub fn MillBoard(props: BoardProps<Mill>) -> impl IntoView {
         {hand(Side::First)}
         {hand_label(Side::First)}
         {points}
+        {mark_layer(marked, centre, |p| point_name(p).to_string())}
         {ghost}
     };
     input.svg(

@@ -36,6 +36,7 @@ pub fn StonesBoard(props: BoardProps<Stones>) -> impl IntoView {
         on_move,
         flipped,
         on_stuck,
+        marked,
     } = props;
     let lang = use_lang();
     let grid = Grid { n: 8, flipped };
@@ -177,6 +178,8 @@ pub fn StonesBoard(props: BoardProps<Stones>) -> impl IntoView {
         press,
         drop_on,
         squares,
+        marked,
+        square_name,
         ghost,
     )
 }

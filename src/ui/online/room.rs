@@ -140,6 +140,8 @@ pub fn OnlineGame<G: UiGame>(
         on_move,
         flipped,
         on_stuck,
+        // Online there is no hint to show.
+        marked: Signal::stored(None),
     });
 
     // Words, in the language of the moment.

@@ -1,0 +1,93 @@
+//! A move drawn on the board (the computer's hint, the review's better
+//! move): where the piece starts, where it arrives, and what the move takes
+//! off the board. The boards draw a [`Mark`] the same way in every game
+//! (an arrow from `from` to `to`, rings on both ends, a cross on a removed
+//! piece); this module only says, per game, which spots a move touches.
+
+use crate::games::ataxx::{Ataxx, AtaxxMove};
+use crate::games::mill::{Mill, MillMove};
+use crate::games::stones::Stones;
+use crate::games::Game;
+
+/// The spots of one move, as the boards number them.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Mark {
+    /// Where the moving piece starts, when the move names it (an arrow
+    /// is drawn from here to `to`).
+    pub from: Option<u8>,
+    /// Where a piece arrives: placed, cloned, slid, jumped or flown to.
+    pub to: Option<u8>,
+    /// The opponent piece the move takes off the board (Mill's removal).
+    pub removes: Option<u8>,
+}
+
+impl Mark {
+    /// Nothing to draw (a pass).
+    pub fn is_empty(&self) -> bool {
+        self.to.is_none() && self.removes.is_none()
+    }
+
+    /// The arrow's two ends, when the move goes from one spot to another.
+    pub fn arrow(&self) -> Option<(u8, u8)> {
+        self.from.zip(self.to).filter(|(a, b)| a != b)
+    }
+}
+
+/// Which spots a game's moves touch.
+pub trait Marks: Game {
+    /// The mark of `mv` (played in the position it was found for).
+    fn mark(mv: Self::Move) -> Mark;
+}
+
+/// A clone names only its target: any neighbouring piece of the mover
+/// could be its source, so none is singled out. A jump names both.
+impl Marks for Ataxx {
+    fn mark(mv: AtaxxMove) -> Mark {
+        match mv {
+            AtaxxMove::Pass => Mark::default(),
+            AtaxxMove::Clone { to } => Mark {
+                to: Some(to),
+                ..Mark::default()
+            },
+            AtaxxMove::Jump { from, to } => Mark {
+                from: Some(from),
+                to: Some(to),
+                removes: None,
+            },
+        }
+    }
+}
+
+/// A slide or a jump: from its square to its landing square (a jumped
+/// stone stays on the board, pinned or freed, so it is not a removal).
+impl Marks for Stones {
+    fn mark(mv: crate::games::stones::StonesMove) -> Mark {
+        Mark {
+            from: Some(mv.from),
+            to: Some(mv.to),
+            removes: None,
+        }
+    }
+}
+
+/// A placement marks its point, a slide or a flight its two ends, a
+/// removal the piece it takes.
+impl Marks for Mill {
+    fn mark(mv: MillMove) -> Mark {
+        match mv {
+            MillMove::Place(p) => Mark {
+                to: Some(p),
+                ..Mark::default()
+            },
+            MillMove::Slide { from, to } => Mark {
+                from: Some(from),
+                to: Some(to),
+                removes: None,
+            },
+            MillMove::Remove(p) => Mark {
+                removes: Some(p),
+                ..Mark::default()
+            },
+        }
+    }
+}
