@@ -22,6 +22,32 @@ pub struct Mark {
 }
 
 impl Mark {
+    /// A piece that arrives on `to` from nowhere the move names (a
+    /// placement, a clone).
+    pub fn arrive(to: u8) -> Mark {
+        Mark {
+            to: Some(to),
+            ..Mark::default()
+        }
+    }
+
+    /// A piece going from `from` to `to`.
+    pub fn travel(from: u8, to: u8) -> Mark {
+        Mark {
+            from: Some(from),
+            to: Some(to),
+            removes: None,
+        }
+    }
+
+    /// A piece taken off `spot`.
+    pub fn remove(spot: u8) -> Mark {
+        Mark {
+            removes: Some(spot),
+            ..Mark::default()
+        }
+    }
+
     /// Nothing to draw (a pass).
     pub fn is_empty(&self) -> bool {
         self.to.is_none() && self.removes.is_none()
@@ -45,15 +71,8 @@ impl Marks for Ataxx {
     fn mark(mv: AtaxxMove) -> Mark {
         match mv {
             AtaxxMove::Pass => Mark::default(),
-            AtaxxMove::Clone { to } => Mark {
-                to: Some(to),
-                ..Mark::default()
-            },
-            AtaxxMove::Jump { from, to } => Mark {
-                from: Some(from),
-                to: Some(to),
-                removes: None,
-            },
+            AtaxxMove::Clone { to } => Mark::arrive(to),
+            AtaxxMove::Jump { from, to } => Mark::travel(from, to),
         }
     }
 }
@@ -62,11 +81,7 @@ impl Marks for Ataxx {
 /// stone stays on the board, pinned or freed, so it is not a removal).
 impl Marks for Stones {
     fn mark(mv: crate::games::stones::StonesMove) -> Mark {
-        Mark {
-            from: Some(mv.from),
-            to: Some(mv.to),
-            removes: None,
-        }
+        Mark::travel(mv.from, mv.to)
     }
 }
 
@@ -75,19 +90,9 @@ impl Marks for Stones {
 impl Marks for Mill {
     fn mark(mv: MillMove) -> Mark {
         match mv {
-            MillMove::Place(p) => Mark {
-                to: Some(p),
-                ..Mark::default()
-            },
-            MillMove::Slide { from, to } => Mark {
-                from: Some(from),
-                to: Some(to),
-                removes: None,
-            },
-            MillMove::Remove(p) => Mark {
-                removes: Some(p),
-                ..Mark::default()
-            },
+            MillMove::Place(p) => Mark::arrive(p),
+            MillMove::Slide { from, to } => Mark::travel(from, to),
+            MillMove::Remove(p) => Mark::remove(p),
         }
     }
 }
