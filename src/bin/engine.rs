@@ -670,9 +670,11 @@ fn duel_command(args: &[String]) -> Result<(), String> {
         margin_ms: number(&opts, "margin")?.unwrap_or(100),
         max_plies: number(&opts, "max-plies")?.unwrap_or(2000),
     };
-    let limit = match nodes {
-        Some(n) => format!("{n} nodes a move"),
-        None => format!("tc {tc}"),
+    // The limit as the summary says it and as the games file's header
+    // repeats the command line.
+    let (limit, limit_flag) = match nodes {
+        Some(n) => (format!("{n} nodes a move"), format!("nodes {n}")),
+        None => (format!("tc {tc}"), format!("tc {tc}")),
     };
     let mut out = match opts.get("out") {
         Some(path) => {
@@ -685,10 +687,7 @@ fn duel_command(args: &[String]) -> Result<(), String> {
                 old,
                 new,
                 game.slug(),
-                match nodes {
-                    Some(n) => format!("nodes {n}"),
-                    None => format!("tc {tc}"),
-                },
+                limit_flag,
                 games
             );
             Some(f)
