@@ -1249,3 +1249,27 @@ fn native_uai_halfmove_85_plays_and_the_option_restores_our_rule() {
         vec!["info string game over: the move limit without captures was reached"]
     );
 }
+
+/// A reader that stops early (`engine perft ataxx 6 | head -1`) ends the
+/// command quietly with success: no "failed printing to stdout" panic.
+#[test]
+fn a_closed_pipe_ends_the_command_quietly() {
+    use std::io::{BufRead, BufReader};
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_engine"))
+        .args(["perft", "ataxx", "6"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("engine starts");
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().expect("stdout"))
+        .read_line(&mut first)
+        .expect("a first line");
+    // The reader is dropped here, with depths 2..6 still to be printed.
+    assert!(first.starts_with("1 16 "), "{first}");
+    let out = child.wait_with_output().expect("engine ends");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{:?}: {stderr}", out.status);
+    assert_eq!(stderr, "");
+}

@@ -53,6 +53,31 @@ const USAGE: &str = "usage: engine perft GAME DEPTH [POSITION] [--divide] [--rul
   POSITION  the game's position text (ataxx: a FEN such as \"x5o/7/7/7/7/7/o5x x 0 1\";
             stones: \"W:a1,b1 B:a8,b8 w\"; mill: Sanmill's FEN)";
 
+/// `println!` for the command's results, except that a reader who has gone
+/// (`engine bench | head -1`) ends the process quietly with success, as
+/// Unix tools do, instead of a panic; any other write error ends it with a
+/// one-line message.
+macro_rules! out {
+    ($($arg:tt)*) => {
+        say(format_args!($($arg)*))
+    };
+}
+
+fn say(args: std::fmt::Arguments) {
+    let mut stdout = std::io::stdout().lock();
+    let written = stdout
+        .write_fmt(args)
+        .and_then(|()| stdout.write_all(b"\n"))
+        .and_then(|()| stdout.flush());
+    if let Err(e) = written {
+        if e.kind() == std::io::ErrorKind::BrokenPipe {
+            std::process::exit(0);
+        }
+        eprintln!("error: cannot write the output: {e}");
+        std::process::exit(1);
+    }
+}
+
 /// Deepest perft the command accepts: beyond it a run would take days.
 const MAX_DEPTH: u32 = 12;
 
@@ -102,7 +127,7 @@ fn run(args: &[String]) -> Result<(), String> {
         Some("duel") => duel_command(&args[1..]),
         Some("book") => book_command(&args[1..]),
         Some("help" | "--help" | "-h") => {
-            println!("{USAGE}");
+            out!("{USAGE}");
             Ok(())
         }
         Some(other) => Err(format!("unknown command '{other}'\n{USAGE}")),
@@ -186,15 +211,15 @@ fn run_perft<G: Game>(a: &PerftArgs, rules: &G::Rules) -> Result<(), String> {
         let start = Instant::now();
         let mut total = 0;
         for (mv, n) in perft_divide(&pos, a.depth.max(1)) {
-            println!("{mv} {n}");
+            out!("{mv} {n}");
             total += n;
         }
-        println!("total {total} {}", start.elapsed().as_millis());
+        out!("total {total} {}", start.elapsed().as_millis());
     } else {
         for depth in 1..=a.depth {
             let start = Instant::now();
             let nodes = perft(&pos, depth);
-            println!("{depth} {nodes} {}", start.elapsed().as_millis());
+            out!("{depth} {nodes} {}", start.elapsed().as_millis());
         }
     }
     Ok(())
@@ -473,7 +498,7 @@ where
 fn bench() {
     let lines = stoneplay::ai::bench::run(&InstantClock::new());
     for l in &lines {
-        println!(
+        out!(
             "{} {} nodes {} ms {} nps",
             l.game,
             l.nodes,
@@ -482,7 +507,7 @@ fn bench() {
         );
     }
     let total = stoneplay::ai::bench::total(&lines);
-    println!("bench {} nodes {} nps", total.nodes, total.nps());
+    out!("bench {} nodes {} nps", total.nodes, total.nps());
 }
 
 fn match_command(args: &[String]) -> Result<(), String> {
@@ -531,7 +556,7 @@ fn match_command(args: &[String]) -> Result<(), String> {
             Some(true) => format!("{} wins", a.slug()),
             Some(false) => format!("{} wins", b.slug()),
         };
-        println!("game {} ({first} first): {result} in {plies} plies", i + 1);
+        out!("game {} ({first} first): {result} in {plies} plies", i + 1);
     };
     let score = match game {
         "ataxx" | "territory-duel" => {
@@ -559,7 +584,7 @@ fn match_command(args: &[String]) -> Result<(), String> {
             ))
         }
     };
-    println!(
+    out!(
         "{} vs {}: {} wins, {} draws, {} losses",
         a.name(),
         b.name(),
@@ -694,7 +719,7 @@ fn duel_command(args: &[String]) -> Result<(), String> {
         }
         None => None,
     };
-    println!(
+    out!(
         "duel: new {new} vs old {old}, {}, {limit}, {} games from {} openings ({book_path}), concurrency {}",
         game.slug(),
         games.div_ceil(2) * 2,
@@ -708,7 +733,7 @@ fn duel_command(args: &[String]) -> Result<(), String> {
         }
         let t = s.games;
         let who = if g.new_first { "new-old" } else { "old-new" };
-        println!(
+        out!(
             "game {} ({who}, opening {}): {} {} in {} plies | new W {} D {} L {}",
             g.index + 1,
             g.opening + 1,
@@ -721,7 +746,7 @@ fn duel_command(args: &[String]) -> Result<(), String> {
         );
     });
     for l in summary.report(cfg.sprt.as_ref()) {
-        println!("{l}");
+        out!("{l}");
     }
     Ok(())
 }
@@ -761,6 +786,6 @@ fn book_command(args: &[String]) -> Result<(), String> {
         text.push('\n');
     }
     std::fs::write(path, text).map_err(|e| format!("cannot write {path}: {e}"))?;
-    println!("{} openings written to {path}", book.len());
+    out!("{} openings written to {path}", book.len());
     Ok(())
 }
