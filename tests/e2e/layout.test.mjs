@@ -129,3 +129,38 @@ test('against the computer your side is at the bottom; turning the board round s
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test('the settings panel at 360×740: no row runs over the next, and the clock select shows its value', async () => {
+  const { page, errors, context } = await openPage(app.browser, app.server.url, { width: 360, height: 740 });
+  await page.locator('[data-testid=settings]').click();
+  const panel = page.locator('[data-testid=settings-panel]');
+  await panel.waitFor();
+  // Every row of the panel, top to bottom: each starts at or below the end
+  // of what the row before draws (its own box or anything inside it).
+  const rows = await panel.evaluate((p) => [...p.children].map((c) => {
+    const drawn = [c, ...c.querySelectorAll('*')].map((e) => e.getBoundingClientRect()).filter((r) => r.height > 0);
+    return {
+      what: c.tagName + (c.dataset.testid ? `[${c.dataset.testid}]` : '') + (c.className ? `.${c.className}` : ''),
+      top: c.getBoundingClientRect().top,
+      bottom: Math.max(...drawn.map((r) => r.bottom)),
+    };
+  }));
+  for (let i = 1; i < rows.length; i++) {
+    assert.ok(rows[i].top >= rows[i - 1].bottom - 0.5, `${rows[i].what} starts at ${rows[i].top}, above the end of ${rows[i - 1].what} at ${rows[i - 1].bottom}`);
+  }
+  // The select is wide enough for its text and its arrow.
+  const [needed, width] = await page.locator('[data-testid=set-clock]').evaluate((s) => {
+    const probe = document.createElement('span');
+    probe.style.font = getComputedStyle(s).font;
+    probe.style.whiteSpace = 'pre';
+    probe.textContent = s.options[s.selectedIndex].text;
+    document.body.append(probe);
+    const w = probe.getBoundingClientRect().width;
+    probe.remove();
+    const cs = getComputedStyle(s);
+    return [w + parseFloat(cs.paddingLeft) + parseFloat(cs.paddingRight) + 16, s.getBoundingClientRect().width];
+  });
+  assert.ok(width >= needed, `the clock select is ${width} px wide, its text needs ${needed}`);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
