@@ -34,7 +34,12 @@ export function parseTable(source) {
 
 /** The table of language `code` from the source tree. */
 export function readTable(code) {
-  return parseTable(fs.readFileSync(path.join(root, 'src', 'i18n', `${code}.txt`), 'utf8'));
+  return parseTable(fs.readFileSync(tablePath(code), 'utf8'));
+}
+
+/** Where a language's table lives in the source tree. */
+export function tablePath(code) {
+  return path.join(root, 'src', 'i18n', `${code}.txt`);
 }
 
 const escape = (s) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');

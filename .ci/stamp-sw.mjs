@@ -1,15 +1,18 @@
 // Trunk post-build hook: fills index.html's <noscript> from the language
-// tables, then writes the list of built files and a version (a hash of
+// tables, copies every table but English (built into the page's wasm) to
+// lang/CODE.txt, where the page fetches the one it needs, then writes the list of built files and a version (a hash of
 // their contents) into the service worker, so each build gets its own cache
 // and the old one is dropped when the new one takes over.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { stampNoscript } from './i18n-tables.mjs';
+import { LANGS, stampNoscript, tablePath } from './i18n-tables.mjs';
 
 const dir = process.env.TRUNK_STAGING_DIR;
 if (!dir) throw new Error('TRUNK_STAGING_DIR is not set: run me from a Trunk hook');
 console.log(`index.html: <noscript> in ${stampNoscript(dir)} distinct texts`);
+fs.mkdirSync(path.join(dir, 'lang'), { recursive: true });
+for (const lang of LANGS.filter((l) => l !== 'en')) fs.copyFileSync(tablePath(lang), path.join(dir, 'lang', `${lang}.txt`));
 const files = [];
 const walk = (d) => {
   for (const e of fs.readdirSync(d, { withFileTypes: true })) {

@@ -1,7 +1,13 @@
 //! The page's languages: one text table per language, looked up by key.
 //!
 //! Each language is a plain text file next to this module (`en.txt`,
-//! `tr.txt`, …) embedded with `include_str!` and parsed once on first use.
+//! `tr.txt`, …), parsed once on first use. Natively (tests, tools) every
+//! table is embedded with `include_str!`. The page embeds only English, the
+//! reference and the fallback: the other four are copied to `lang/CODE.txt`
+//! by the build (`.ci/stamp-sw.mjs`), fetched when the player's language
+//! needs one and handed over with [`install`] (the service worker caches
+//! them with the rest of the build). That keeps ~48 KB gzip of text the
+//! player does not read out of the page's wasm.
 //! The format (see `en.txt`'s header and the README):
 //!
 //! ```text
@@ -91,7 +97,8 @@ impl Lang {
             .unwrap_or(Lang::En)
     }
 
-    /// The raw table file of this language.
+    /// The raw table file of this language (native builds embed all five).
+    #[cfg(not(target_arch = "wasm32"))]
     pub fn source(self) -> &'static str {
         match self {
             Lang::En => include_str!("en.txt"),
@@ -100,6 +107,21 @@ impl Lang {
             Lang::Mr => include_str!("mr.txt"),
             Lang::Uz => include_str!("uz.txt"),
         }
+    }
+
+    /// The table built into this binary, if any: every language natively,
+    /// only English in the browser (the others come through [`install`]).
+    fn built_in(self) -> Option<&'static str> {
+        #[cfg(not(target_arch = "wasm32"))]
+        return Some(self.source());
+        #[cfg(target_arch = "wasm32")]
+        return (self == Lang::En).then_some(include_str!("en.txt"));
+    }
+
+    /// Where the page fetches this language's table, relative to the page
+    /// (`None` for English, which is built in).
+    pub fn url(self) -> Option<String> {
+        (self != Lang::En).then(|| format!("lang/{}.txt", self.code()))
     }
 
     /// The table's file name, for messages.
@@ -112,10 +134,89 @@ impl Lang {
     }
 }
 
-/// The parsed table of a language (parsed on first use, then kept).
+static TABLES: [OnceLock<Table>; 5] = [const { OnceLock::new() }; 5];
+
+/// The parsed table of a language (parsed on first use, then kept). A
+/// language whose table is neither built in nor installed yet reads as
+/// English.
 pub fn table(lang: Lang) -> &'static Table {
-    static TABLES: [OnceLock<Table>; 5] = [const { OnceLock::new() }; 5];
-    TABLES[lang.index()].get_or_init(|| parse(lang.source()))
+    let slot = &TABLES[lang.index()];
+    if let Some(t) = slot.get() {
+        return t;
+    }
+    match lang.built_in() {
+        Some(source) => slot.get_or_init(|| parse(source)),
+        None => table(Lang::En),
+    }
+}
+
+/// Whether `lang`'s own words are at hand (built in or installed), so the
+/// page can switch to it without showing English in between.
+pub fn has_table(lang: Lang) -> bool {
+    lang.built_in().is_some() || TABLES[lang.index()].get().is_some()
+}
+
+/// Why a fetched table was not taken.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum InstallError {
+    /// The text is not a table of the page's keys (an error page, a file
+    /// cut short, another app's file): fewer than half of English's keys.
+    NotATable {
+        lang: Lang,
+        keys: usize,
+        expected: usize,
+    },
+}
+
+impl Display for InstallError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            InstallError::NotATable {
+                lang,
+                keys,
+                expected,
+            } => write!(
+                f,
+                "lang/{}.txt is not a language table: {keys} of the {expected} keys",
+                lang.code()
+            ),
+        }
+    }
+}
+
+impl std::error::Error for InstallError {}
+
+/// Takes a fetched table for `lang`. A text with fewer than half of
+/// English's keys is refused and changes nothing (checked before anything
+/// else, so native tests see it too); a table already there
+/// (built in or installed) stays as it is. Keys the table lacks fall back
+/// to English as always. The text lives as long as the page, like a
+/// built-in table's (at most one per language once taken; a refused text,
+/// which only a broken deployment serves, is dropped).
+pub fn install(lang: Lang, source: String) -> Result<(), InstallError> {
+    let keys_in_source: std::collections::HashSet<&str> = source
+        .lines()
+        .filter(|l| !l.starts_with([' ', '\t', '#']))
+        .filter_map(|l| l.split_once('='))
+        .map(|(k, _)| k.trim())
+        .collect();
+    let english = table(Lang::En).keys();
+    let keys = english
+        .iter()
+        .filter(|k| keys_in_source.contains(*k))
+        .count();
+    if keys * 2 < english.len() {
+        return Err(InstallError::NotATable {
+            lang,
+            keys,
+            expected: english.len(),
+        });
+    }
+    if !has_table(lang) {
+        let parsed = parse(Box::leak(source.into_boxed_str()));
+        let _ = TABLES[lang.index()].set(parsed);
+    }
+    Ok(())
 }
 
 /// The text of `key` in `lang`, or `None` when neither `lang` nor English
@@ -274,6 +375,34 @@ mod tests {
         assert_eq!(Lang::from_browser(["AF"]), Lang::Af);
         assert_eq!(Lang::from_browser(["fr"]), Lang::En);
         assert_eq!(Lang::from_browser([]), Lang::En);
+    }
+
+    #[test]
+    fn a_fetched_table_must_be_a_table() {
+        let page = "<!DOCTYPE html><html><body>Not found</body></html>".to_string();
+        let err = install(Lang::Tr, page).unwrap_err();
+        assert!(
+            err.to_string()
+                .starts_with("lang/tr.txt is not a language table: 0 of the "),
+            "{err}"
+        );
+        // A table cut to its first tenth is refused too.
+        let cut: String = Lang::Tr
+            .source()
+            .lines()
+            .take(Lang::Tr.source().lines().count() / 10)
+            .collect::<Vec<_>>()
+            .join("\n");
+        assert!(install(Lang::Tr, cut).is_err());
+        // The real one is taken, and the words stay Turkish.
+        assert_eq!(install(Lang::Tr, Lang::Tr.source().to_string()), Ok(()));
+        assert!(has_table(Lang::Tr));
+        assert_eq!(
+            text(Lang::Tr, "home.recent"),
+            table(Lang::Tr).get("home.recent").unwrap()
+        );
+        assert_eq!(Lang::Tr.url().as_deref(), Some("lang/tr.txt"));
+        assert_eq!(Lang::En.url(), None);
     }
 
     #[test]

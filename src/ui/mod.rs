@@ -352,7 +352,21 @@ pub fn App() -> impl IntoView {
     }
 }
 
-/// Mounts the app on the page's body.
+/// Mounts the app on the page's body, once the words of the player's
+/// language are at hand (English is built in; another language's table is
+/// fetched first, from the service worker's cache after the first visit).
+/// If it cannot be fetched the page opens in English and the settings say
+/// why.
 pub fn mount() {
-    leptos::mount::mount_to_body(App);
+    let wanted = settings::wanted_language(&store::load_settings());
+    if crate::i18n::has_table(wanted) {
+        leptos::mount::mount_to_body(App);
+        return;
+    }
+    wasm_bindgen_futures::spawn_local(async move {
+        if let Err(e) = settings::fetch_table(wanted).await {
+            web_sys::console::warn_1(&e.into());
+        }
+        leptos::mount::mount_to_body(App);
+    });
 }

@@ -10,7 +10,7 @@ use super::game::{clock_choice_label, CLOCK_CHOICES};
 use super::online;
 use super::store::{self, Settings, Theme};
 use super::words::{use_lang, Text};
-use crate::i18n::Lang;
+use crate::i18n::{self, Lang};
 use crate::protocol::session::validate_server_url;
 use crate::t;
 
@@ -29,11 +29,77 @@ pub fn browser_lang() -> Lang {
     Lang::from_browser(tags.iter().map(String::as_str))
 }
 
-/// The page's language: the one chosen in the settings, or else the
+/// The language the settings ask for: the one chosen, or else the
 /// browser's.
+pub fn wanted_language(settings: &Settings) -> Lang {
+    settings.lang.unwrap_or_else(browser_lang)
+}
+
+/// A language whose table could not be fetched at the last try, shown in
+/// the settings panel (context, set by [`language`]).
+#[derive(Clone, Copy)]
+pub struct LangUnavailable(pub RwSignal<Option<Lang>>);
+
+/// The page's language: the one chosen in the settings, or else the
+/// browser's, once its table is at hand. A language that is not built in
+/// is fetched first ([`fetch_table`]); until it arrives the page stays in
+/// the language it shows, so it never flashes English in between, and if
+/// it cannot be fetched (offline before the service worker cached it) the
+/// settings say so and the page stays as it was.
 pub fn language(settings: RwSignal<Settings>) -> Signal<Lang> {
     let browser = browser_lang();
-    Memo::new(move |_| settings.with(|s| s.lang).unwrap_or(browser)).into()
+    let arrived = Trigger::new();
+    let unavailable = RwSignal::new(None::<Lang>);
+    provide_context(LangUnavailable(unavailable));
+    Memo::new(move |shown: Option<&Lang>| {
+        arrived.track();
+        let wanted = settings.with(|s| s.lang).unwrap_or(browser);
+        if i18n::has_table(wanted) {
+            unavailable.set(None);
+            return wanted;
+        }
+        wasm_bindgen_futures::spawn_local(async move {
+            match fetch_table(wanted).await {
+                Ok(()) => arrived.notify(),
+                Err(e) => {
+                    web_sys::console::warn_1(&e.clone().into());
+                    unavailable.set(Some(wanted));
+                }
+            }
+        });
+        shown.copied().unwrap_or(Lang::En)
+    })
+    .into()
+}
+
+/// Fetches `lang`'s table (`lang/CODE.txt`, next to the page) and installs
+/// it; nothing to do for a built-in language. The error says what failed.
+pub async fn fetch_table(lang: Lang) -> Result<(), String> {
+    use wasm_bindgen_futures::JsFuture;
+    let Some(url) = lang.url() else {
+        return Ok(());
+    };
+    let failed = |e: JsValue| {
+        format!(
+            "{url}: {}",
+            e.as_string().unwrap_or_else(|| format!("{e:?}"))
+        )
+    };
+    let window = web_sys::window().ok_or_else(|| format!("{url}: no window"))?;
+    let response: web_sys::Response = JsFuture::from(window.fetch_with_str(&url))
+        .await
+        .map_err(failed)?
+        .dyn_into()
+        .map_err(failed)?;
+    if !response.ok() {
+        return Err(format!("{url}: HTTP {}", response.status()));
+    }
+    let text = JsFuture::from(response.text().map_err(failed)?)
+        .await
+        .map_err(failed)?
+        .as_string()
+        .ok_or_else(|| format!("{url}: not text"))?;
+    i18n::install(lang, text).map_err(|e| e.to_string())
 }
 
 /// Keeps `<html lang dir>` and the page description in the page's language.
@@ -131,6 +197,11 @@ pub fn SettingsPanel(on_close: Callback<()>) -> impl IntoView {
                         <span>{l.name()}</span>
                     </label>
                 }).collect_view()}
+                {move || use_context::<LangUnavailable>().and_then(|u| u.0.get()).map(|missing| view! {
+                    <p class="muted error" role="status" data-testid="lang-unavailable">
+                        {move || t!(lang.get(), "settings.lang_unavailable", lang = missing.name())}
+                    </p>
+                })}
             </fieldset>
             <label class="opt" for="set-clock">
                 <span>{move || t!(lang.get(), "settings.clock")}</span>

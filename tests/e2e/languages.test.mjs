@@ -16,13 +16,17 @@ const tr = readTable('tr');
 const fill = (text, values = {}) => text.replace(/\{([a-z_]+)\}/g, (m, name) => (name in values ? String(values[name]) : m));
 
 const htmlLang = (page) => page.evaluate(() => document.documentElement.lang);
+/** Waits until the page speaks `code` (a table not built in arrives by fetch first). */
+const waitLang = (page, code) => page.waitForFunction((c) => document.documentElement.lang === c, code, { timeout: 10000 });
+/** The language tables the page has fetched so far. */
+const tableRequests = (page) => page.evaluate(() => performance.getEntriesByType('resource').map((e) => new URL(e.name).pathname).filter((p) => p.includes('/lang/')));
 const text = (page, selector) => page.locator(selector).first().textContent();
 const FONT = 'noto-sans-devanagari-devanagari-400-normal.woff2';
 const fontEntries = (page) => page.evaluate((f) => performance.getEntriesByType('resource').map((e) => e.name).filter((n) => n.includes(f)), FONT);
 
 /** The home screen's words in a table. */
 async function assertHomeIn(page, table, code) {
-  assert.equal(await htmlLang(page), code);
+  await waitLang(page, code);
   assert.equal(await page.evaluate(() => document.documentElement.dir), 'ltr');
   assert.equal(await text(page, '[data-testid=recent-heading]'), table.get('home.recent'));
   assert.equal(await text(page, '[data-testid=play-ataxx]'), table.get('home.play'));
@@ -35,13 +39,16 @@ test('the settings switch the language at once, and it stays for the next visit'
   const { page, errors, context } = await openPage(app.browser, app.server.url);
   await page.locator('[data-testid=recent-heading]').waitFor();
   await assertHomeIn(page, en, 'en');
-  // English pages need no Devanagari font.
+  // English pages need no Devanagari font, and no table: English is built in.
   assert.deepEqual(await fontEntries(page), []);
+  assert.deepEqual(await tableRequests(page), []);
 
   await page.evaluate(() => { window.stillTheSamePage = true; });
   await page.locator('[data-testid=settings]').click();
   await page.locator('[data-testid=set-lang-tr]').check();
   await assertHomeIn(page, tr, 'tr');
+  // Only the table asked for was fetched.
+  assert.deepEqual(await tableRequests(page), ['/lang/tr.txt']);
   assert.equal(await text(page, '[data-testid=settings-panel] h2'), tr.get('nav.settings'));
   assert.equal(await text(page, '[data-testid=close-settings]'), tr.get('settings.done'));
   assert.equal(await page.evaluate(() => window.stillTheSamePage), true, 'no reload');
@@ -82,7 +89,7 @@ test('the online setup screen follows a language switch', async () => {
   await page.evaluate(() => { window.stillTheSamePage = true; });
   await page.locator('[data-testid=settings]').click();
   await page.locator('[data-testid=set-lang-tr]').check();
-  assert.equal(await htmlLang(page), 'tr');
+  await waitLang(page, 'tr');
   assert.equal(await text(page, '[data-testid=online-setup] h2'), tr.get('online.title'));
   assert.equal(await text(page, '[data-testid=create-game]'), tr.get('online.create_game'));
   assert.equal(await gameLabel.textContent(), tr.get('game.ataxx.title'));
@@ -121,7 +128,7 @@ test('Marathi is drawn in the bundled Noto Sans Devanagari, loaded from this ser
   await page.locator('[data-testid=recent-heading]').waitFor();
   await page.locator('[data-testid=settings]').click();
   await page.locator('[data-testid=set-lang-mr]').check();
-  assert.equal(await htmlLang(page), 'mr');
+  await waitLang(page, 'mr');
   await page.evaluate(() => document.fonts.ready);
   await page.waitForFunction(() => [...document.fonts].some((f) => f.family.replace(/"/g, '') === 'Noto Sans Devanagari' && f.status === 'loaded'), null, { timeout: 10000 });
   assert.equal(await page.evaluate(() => document.fonts.check('16px "Noto Sans Devanagari"', 'मराठी')), true);
@@ -142,5 +149,34 @@ test('Marathi is drawn in the bundled Noto Sans Devanagari, loaded from this ser
   const outside = requests.filter((u) => !u.startsWith(app.server.url) && !u.startsWith('data:') && !u.startsWith('blob:'));
   assert.deepEqual(outside, []);
   assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('a language whose table cannot be fetched leaves the page as it was and says so', async () => {
+  // No service worker (it would answer from its cache) and a table that is
+  // not there, as on a host that lost the file.
+  const context = await app.browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-US', serviceWorkers: 'block' });
+  const page = await context.newPage();
+  const pageErrors = [];
+  page.on('pageerror', (e) => pageErrors.push(e.message));
+  await page.route('**/lang/uz.txt', (route) => route.fulfill({ status: 404, body: 'Not found' }));
+  await page.route('**/lang/af.txt', (route) => route.fulfill({ status: 200, contentType: 'text/plain', body: '<html>a captive portal</html>' }));
+  await page.goto(app.server.url);
+  await page.locator('[data-testid=recent-heading]').waitFor();
+  await page.locator('[data-testid=settings]').click();
+
+  for (const [code, name] of [['uz', 'Oʻzbekcha'], ['af', 'Afrikaans']]) {
+    await page.locator(`[data-testid=set-lang-${code}]`).check();
+    const expected = fill(en.get('settings.lang_unavailable'), { lang: name });
+    await page.waitForFunction((t) => document.querySelector('[data-testid=lang-unavailable]')?.textContent === t, expected, { timeout: 10000 });
+    assert.equal(await htmlLang(page), 'en');
+    assert.equal(await text(page, '[data-testid=recent-heading]'), en.get('home.recent'));
+  }
+  // A language that can be fetched still switches, and the message goes.
+  await page.locator('[data-testid=set-lang-tr]').check();
+  await waitLang(page, 'tr');
+  await page.waitForFunction(() => !document.querySelector('[data-testid=lang-unavailable]'));
+  assert.equal(await text(page, '[data-testid=recent-heading]'), tr.get('home.recent'));
+  assert.deepEqual(pageErrors, []);
   await context.close();
 });

@@ -54,6 +54,12 @@ test('offline: reload, play with two players and against the computer', async ()
   await page.goto(`${server.url}?game=mill&vs=beginner`);
   await page.locator('[data-point=d6] rect').click();
   await page.waitForFunction(() => document.querySelectorAll('.mill-board .piece.pb:not(.hand)').length === 1, null, { timeout: 10000 });
+  // A language never used before switches offline too: the service worker
+  // cached every table with the build.
+  await page.locator('[data-testid=settings]').click();
+  await page.locator('[data-testid=set-lang-uz]').check();
+  await page.waitForFunction(() => document.documentElement.lang === 'uz', null, { timeout: 10000 });
+  assert.equal(await page.locator('[data-testid=lang-unavailable]').count(), 0);
   // Offline, a failed request would be an error; there must be none.
   assert.deepEqual(errors, []);
   await context.close();
