@@ -8,11 +8,13 @@
 //! - [`mark`]: which spots a move touches, for drawing a hint on the board.
 //! - [`review`]: the review after a game: its scores, the biggest drops and
 //!   the moves the computer preferred.
+//! - [`score`]: the computer's score in words ("+0.35", "wins in 3").
 
 pub mod clock;
 pub mod local;
 pub mod mark;
 pub mod review;
+pub mod score;
 
 use crate::games::ataxx::{Ataxx, AtaxxMove};
 use crate::games::mill::Mill;

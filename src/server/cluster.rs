@@ -35,6 +35,8 @@
 //! survive is in PostgreSQL before anyone is told.
 
 use std::collections::{HashMap, HashSet};
+use std::future::Future;
+use std::pin::Pin;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, Weak};
 use std::time::Duration;
@@ -46,7 +48,7 @@ use tokio::sync::{mpsc, oneshot, Notify};
 use tokio::time::Instant;
 use tokio_postgres::Client;
 
-use super::hub::{ConnEvent, ConnHandle, Hub};
+use super::handle::{ConnEvent, ConnHandle};
 use super::pg::{self, pg_error};
 use super::room::{Action, Attach, RoomCmd};
 use crate::protocol::online::{ErrorCode, ServerMsg};
@@ -63,6 +65,32 @@ const PING: Duration = Duration::from_millis(700);
 
 /// Told to a player whose action needs another node while the bus is down.
 pub const BUS_DOWN: &str = "the server node that runs this game cannot be reached (the message bus is down): try again in a while";
+
+/// What the cluster needs of this node's hub: its rooms (to attach other
+/// nodes' connections to, to hand over, to unlist a proxy) and connection
+/// ids. A trait, so that the cluster does not depend on the hub, which
+/// asks it who referees a room and hands it quick matches.
+pub trait Local: Send + Sync + 'static {
+    fn next_id(&self) -> u64;
+    /// Frames queued for one connection before it counts as too slow.
+    fn out_queue(&self) -> usize;
+    /// Every room listed (their codes and tasks, proxies too).
+    fn listed(&self) -> Vec<(String, mpsc::Sender<RoomCmd>)>;
+    /// Unlists `code` if `tx` is still the task listed for it.
+    fn unlist(&self, code: &str, tx: &mpsc::Sender<RoomCmd>);
+    /// Enters `conn` into room `code` (in memory, or loaded from the
+    /// store), as a connection of this node would.
+    fn attach<'a>(
+        self: Arc<Self>,
+        code: &'a str,
+        conn: &'a ConnHandle,
+        how: Attach,
+    ) -> Attaching<'a>;
+}
+
+/// The task of the room entered, or the answer that refuses.
+pub type Attaching<'a> =
+    Pin<Box<dyn Future<Output = Result<mpsc::Sender<RoomCmd>, ServerMsg>> + Send + 'a>>;
 
 /// Who referees a room.
 pub enum Owner {
@@ -153,7 +181,7 @@ struct RemoteMember {
 pub struct Cluster {
     /// This node's id (random, new at each start).
     pub node: String,
-    hub: Weak<Hub>,
+    hub: Weak<dyn Local>,
     db_url: String,
     db: tokio::sync::Mutex<Option<Arc<Client>>>,
     /// The quick-match queue's own connection (it runs transactions).
@@ -201,7 +229,7 @@ impl Cluster {
     /// listening and renewing. Fails (the server does not start) when the
     /// database or the bus cannot be reached.
     pub async fn start(
-        hub: &Arc<Hub>,
+        hub: &Arc<impl Local>,
         node: String,
         db_url: &str,
         bus_url: &str,
@@ -215,7 +243,7 @@ impl Cluster {
             redis::Client::open(bus_url).map_err(|e| format!("--bus is not a Redis URL: {e}"))?;
         let cluster = Arc::new(Cluster {
             node,
-            hub: Arc::downgrade(hub),
+            hub: Arc::downgrade(hub) as Weak<dyn Local>,
             db_url: db_url.to_string(),
             db: tokio::sync::Mutex::new(None),
             queue_db: tokio::sync::Mutex::new(None),
@@ -247,7 +275,7 @@ impl Cluster {
         Ok(cluster)
     }
 
-    fn hub(&self) -> Option<Arc<Hub>> {
+    fn hub(&self) -> Option<Arc<dyn Local>> {
         self.hub.upgrade()
     }
 
@@ -455,7 +483,7 @@ impl Cluster {
             Some(hub) => match self.holds(&room).await {
                 Ok(false) | Err(_) => Answer::NotHere,
                 Ok(true) => {
-                    let (out_tx, out_rx) = mpsc::channel(hub.config.out_queue);
+                    let (out_tx, out_rx) = mpsc::channel(hub.out_queue());
                     let kill = Arc::new(Notify::new());
                     let (ctl_tx, _ctl_rx) = mpsc::channel(1);
                     let handle = ConnHandle::new(hub.next_id(), out_tx, kill.clone(), ctl_tx);

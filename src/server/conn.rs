@@ -16,7 +16,8 @@ use futures_util::{SinkExt, StreamExt};
 use tokio::sync::{mpsc, Notify};
 use tokio::time::Instant;
 
-use super::hub::{refused, ConnEvent, ConnHandle, Hub, Quick};
+use super::handle::{refused, ConnEvent, ConnHandle};
+use super::hub::{Hub, Quick};
 use super::listen::Ticket;
 use super::room::{Action, Attach, RoomCmd};
 use crate::protocol::online::{

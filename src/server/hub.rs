@@ -9,9 +9,9 @@ use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 
-use axum::extract::ws::{Message, Utf8Bytes};
-use tokio::sync::{mpsc, oneshot, watch, Notify};
+use tokio::sync::{mpsc, oneshot, watch};
 
+use super::handle::{refused, ConnEvent, ConnHandle};
 use super::ids;
 use super::live::{online_spec, Live};
 use super::room::{self, Attach, RoomCmd};
@@ -20,82 +20,6 @@ use super::Config;
 use crate::games::Side;
 use crate::protocol::online::{ErrorCode, Refusal, ServerMsg, SideChoice};
 use crate::protocol::GameSpec;
-
-/// A connection as rooms and the queue see it: where to send its messages.
-#[derive(Clone, Debug)]
-pub struct ConnHandle {
-    pub id: u64,
-    out: mpsc::Sender<Message>,
-    kill: Arc<Notify>,
-    ctl: mpsc::Sender<ConnEvent>,
-}
-
-/// Told to a connection from outside its own task.
-#[derive(Debug)]
-pub enum ConnEvent {
-    /// A quick match paired this connection: take this seat.
-    Matched { room: String, token: String },
-}
-
-impl ConnHandle {
-    pub fn new(
-        id: u64,
-        out: mpsc::Sender<Message>,
-        kill: Arc<Notify>,
-        ctl: mpsc::Sender<ConnEvent>,
-    ) -> Self {
-        ConnHandle { id, out, kill, ctl }
-    }
-
-    /// Queues a text frame. A full queue means the client does not read:
-    /// the connection is told to close and `false` returned (as for a
-    /// closed one), and the caller forgets it.
-    pub fn send_text(&self, text: Utf8Bytes) -> bool {
-        self.send_raw(Message::Text(text))
-    }
-
-    /// Queues any frame (see [`ConnHandle::send_text`]).
-    pub fn send_raw(&self, msg: Message) -> bool {
-        match self.out.try_send(msg) {
-            Ok(()) => true,
-            Err(mpsc::error::TrySendError::Full(_)) => {
-                self.kill.notify_one();
-                false
-            }
-            Err(mpsc::error::TrySendError::Closed(_)) => false,
-        }
-    }
-
-    pub fn send(&self, msg: &ServerMsg) -> bool {
-        self.send_text(msg.to_json().into())
-    }
-
-    pub fn alive(&self) -> bool {
-        !self.out.is_closed()
-    }
-
-    /// Tells the connection's own task something (`false` if it is gone).
-    pub fn tell(&self, event: ConnEvent) -> bool {
-        self.ctl.try_send(event).is_ok()
-    }
-
-    /// Closes the connection with code 1012 (restart): the page reconnects
-    /// by itself.
-    pub fn close_to_reconnect(&self, reason: &str) -> bool {
-        self.send_raw(Message::Close(Some(axum::extract::ws::CloseFrame {
-            code: 1012,
-            reason: reason.into(),
-        })))
-    }
-}
-
-/// A refusal, or the server failing (storage).
-pub fn refused(code: Refusal, reason: impl Into<String>) -> ServerMsg {
-    ServerMsg::Refused {
-        code,
-        reason: reason.into(),
-    }
-}
 
 fn server_error(message: impl Into<String>) -> ServerMsg {
     ServerMsg::Error {
@@ -530,7 +454,7 @@ impl Hub {
                 return Err(e);
             }
         };
-        let _ = partner.conn.ctl.try_send(ConnEvent::Matched {
+        partner.conn.tell(ConnEvent::Matched {
             room: code.clone(),
             token: first,
         });
@@ -607,6 +531,59 @@ impl Hub {
         }
         lock(&self.rooms).clear();
         self.store.close().await;
+    }
+}
+
+/// The hub as its rooms see it.
+impl room::Host for Hub {
+    fn settings(&self) -> room::Settings {
+        room::Settings {
+            waiting_ttl: self.config.waiting_ttl,
+            max_spectators: self.config.max_spectators,
+            auto_resume: self.config.auto_resume,
+            pauses_per_player: self.config.pauses_per_player,
+        }
+    }
+
+    fn store(&self) -> &Store {
+        &self.store
+    }
+
+    fn storage_result(&self, what: &str, result: &Result<(), String>) {
+        Hub::storage_result(self, what, result);
+    }
+
+    fn retire(&self, code: &str, instance: u64, rx: &mpsc::Receiver<RoomCmd>) -> bool {
+        Hub::retire(self, code, instance, rx)
+    }
+}
+
+/// The hub as the cluster sees it.
+#[cfg(feature = "cluster")]
+impl super::cluster::Local for Hub {
+    fn next_id(&self) -> u64 {
+        Hub::next_id(self)
+    }
+
+    fn out_queue(&self) -> usize {
+        self.config.out_queue
+    }
+
+    fn listed(&self) -> Vec<(String, mpsc::Sender<RoomCmd>)> {
+        Hub::listed(self)
+    }
+
+    fn unlist(&self, code: &str, tx: &mpsc::Sender<RoomCmd>) {
+        Hub::unlist(self, code, tx);
+    }
+
+    fn attach<'a>(
+        self: Arc<Self>,
+        code: &'a str,
+        conn: &'a ConnHandle,
+        how: Attach,
+    ) -> super::cluster::Attaching<'a> {
+        Box::pin(async move { Hub::attach(&self, code, conn, how).await })
     }
 }
 

@@ -4,10 +4,12 @@
 //! Layout: [`listen`] accepts connections (every one counted, header and
 //! idle timeouts); [`web`] checks the `Origin` of `/ws`, serves the app's
 //! files and sets the security and cache headers; [`conn`] serves one
-//! WebSocket (parsing, rate limit, bounded outgoing queue); [`hub`] holds
+//! WebSocket (parsing, rate limit, bounded outgoing queue); [`handle`] is
+//! a connection as rooms, the hub and the cluster hold it; [`hub`] holds
 //! what connections share (rooms in memory, the quick-match queue);
 //! [`room`] is one task per room (game, clock, pause timer, expiry,
-//! broadcast); [`store`] keeps rooms and moves in SQLite; [`limits`]
+//! broadcast), which reaches the hub only through [`room::Host`];
+//! [`store`] keeps rooms and moves in SQLite; [`limits`]
 //! counts per client address; [`live`] drives the rules engine from move
 //! text; [`ids`] makes codes and tokens. The messages are
 //! [`crate::protocol::online`].
@@ -19,6 +21,7 @@ pub mod client;
 #[cfg(feature = "cluster")]
 pub mod cluster;
 pub mod conn;
+pub mod handle;
 pub mod hub;
 pub mod ids;
 pub mod limits;

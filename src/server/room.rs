@@ -13,14 +13,39 @@ use std::time::Duration;
 use tokio::sync::{mpsc, oneshot};
 use tokio::time::Instant;
 
-use super::hub::{refused, ConnHandle, Hub};
+use super::handle::{refused, ConnHandle};
 use super::ids;
 use super::live::Live;
-use super::store::{now_ms, RoomMeta, Stored};
+use super::store::{now_ms, RoomMeta, Store, Stored};
 use crate::games::Side;
 use crate::protocol::online::{
     ClockState, Event, GameState, Refusal, ServerMsg, Status, MAX_PLIES,
 };
+
+/// What a room needs of the hub that lists it. A trait, so that rooms do
+/// not depend on the hub, which starts them and sends them commands.
+pub trait Host: Send + Sync {
+    /// What rooms play by.
+    fn settings(&self) -> Settings;
+    fn store(&self) -> &Store;
+    /// Notes how a write went (a failed write refuses what follows).
+    fn storage_result(&self, what: &str, result: &Result<(), String>);
+    /// Unlists the room when nothing more is queued for it (`false`: it
+    /// must go on, a command came in).
+    fn retire(&self, code: &str, instance: u64, rx: &mpsc::Receiver<RoomCmd>) -> bool;
+}
+
+/// The parts of the server's `Config` a room plays by.
+#[derive(Clone, Copy, Debug)]
+pub struct Settings {
+    /// A room still waiting for the friend this long after it was made is
+    /// deleted.
+    pub waiting_ttl: Duration,
+    pub max_spectators: usize,
+    /// A pause ends by itself after this long.
+    pub auto_resume: Duration,
+    pub pauses_per_player: u8,
+}
 
 /// How a connection enters the room (also sent between cluster nodes).
 #[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
@@ -90,7 +115,8 @@ struct Member {
 }
 
 struct Room {
-    hub: Arc<Hub>,
+    hub: Arc<dyn Host>,
+    settings: Settings,
     instance: u64,
     code: String,
     meta: RoomMeta,
@@ -134,7 +160,7 @@ fn ms(d: Duration) -> u64 {
 
 /// Starts the task of a stored room.
 pub fn spawn(
-    hub: Arc<Hub>,
+    hub: Arc<dyn Host>,
     instance: u64,
     stored: Stored,
 ) -> Result<mpsc::Sender<RoomCmd>, String> {
@@ -150,13 +176,15 @@ pub fn spawn(
     let live = Live::restore(&meta.spec, &meta.start, &moves)
         .map_err(|e| format!("room {code} cannot be replayed: {e}"))?;
     let now = Instant::now();
+    let settings = hub.settings();
     let expires_ms = meta
         .created_ms
-        .saturating_add(ms(hub.config.waiting_ttl))
+        .saturating_add(ms(settings.waiting_ttl))
         .saturating_sub(now_ms());
     let mut room = Room {
         expires: now + Duration::from_millis(expires_ms),
         hub,
+        settings,
         instance,
         code,
         saved_moves: moves.len(),
@@ -378,7 +406,7 @@ impl Room {
             .collect();
         let result = self
             .hub
-            .store
+            .store()
             .save(&self.code, &self.meta, false, new_moves)
             .await;
         self.hub.storage_result(&self.code, &result);
@@ -440,7 +468,7 @@ impl Room {
     /// members (the creator) are told. Commands still queued are answered
     /// as for a room that does not exist.
     async fn expire(&mut self, rx: &mut mpsc::Receiver<RoomCmd>) {
-        let hours = self.hub.config.waiting_ttl.as_secs_f64() / 3600.0;
+        let hours = self.settings.waiting_ttl.as_secs_f64() / 3600.0;
         let why = format!("this invite expired: nobody joined within {hours} hours");
         self.delete(rx, why).await;
     }
@@ -471,7 +499,7 @@ impl Room {
     async fn delete(&mut self, rx: &mut mpsc::Receiver<RoomCmd>, why: String) {
         if let Err(e) = self
             .hub
-            .store
+            .store()
             .expire_waiting(now_ms().saturating_add(1), Some(&self.code))
             .await
         {
@@ -550,7 +578,7 @@ impl Room {
                         // cannot store refuses, and the invite stands.
                         let stored = self
                             .hub
-                            .store
+                            .store()
                             .expire_waiting(now_ms().saturating_add(1), Some(&self.code))
                             .await;
                         if stored.is_ok() {
@@ -605,7 +633,7 @@ impl Room {
         match how {
             Attach::Watch => {
                 let watching = self.members.iter().filter(|m| m.player.is_none()).count();
-                if watching >= self.hub.config.max_spectators {
+                if watching >= self.settings.max_spectators {
                     return Err(refuse(no(Refusal::Full, "too many spectators")));
                 }
                 self.members.push(Member {
@@ -820,7 +848,7 @@ impl Room {
                 *left -= 1;
                 self.stop_clock(now);
                 self.meta.paused_by = Some(side);
-                self.pause_until = Some(now + self.hub.config.auto_resume);
+                self.pause_until = Some(now + self.settings.auto_resume);
                 Ok(Event::Paused)
             }
             Action::Unpause => {
@@ -915,7 +943,7 @@ impl Room {
         m.outcome = None;
         m.remaining_ms = m.clock_ms;
         m.paused_by = None;
-        m.pauses_left = [self.hub.config.pauses_per_player; 2];
+        m.pauses_left = [self.settings.pauses_per_player; 2];
         m.draw_offer = None;
         m.offered_at = [None, None];
         m.rematch = [false, false];

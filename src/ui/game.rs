@@ -17,9 +17,10 @@ use super::store::Settings;
 use super::words::game_title;
 use super::words::{use_lang, Problem, Text};
 use super::{notation, share};
-use crate::ai::{Level, MATE_BOUND};
+use crate::ai::Level;
 pub use crate::client::local::Snapshot;
 use crate::client::local::{LocalGame, Played, Refused, Step};
+use crate::client::score::format_score;
 use crate::games::{Outcome, Record, Side};
 use crate::i18n::Lang;
 use crate::protocol::{Request, Response};
@@ -51,21 +52,6 @@ fn random_seed() -> u32 {
     let mut bytes = [0u8; 4];
     let _ = getrandom::fill(&mut bytes);
     u32::from_le_bytes(bytes)
-}
-
-/// "+0.35", "−1.20" or "wins in 3" from the side to move's view.
-pub fn format_score(lang: Lang, score: i32) -> String {
-    if score.abs() >= MATE_BOUND {
-        let plies = crate::ai::MATE - score.abs();
-        let moves = (plies + 1) / 2;
-        return if score > 0 {
-            tn!(lang, "score.wins_in", moves)
-        } else {
-            tn!(lang, "score.loses_in", moves)
-        };
-    }
-    let sign = if score < 0 { "−" } else { "+" };
-    format!("{sign}{:.2}", f64::from(score.abs()) / 100.0)
 }
 
 /// A `Think` request for the current position of `record`.

@@ -99,14 +99,6 @@ pub fn describe_outcome<G: UiGame>(lang: Lang, pos: &G, outcome: Outcome) -> Str
     }
 }
 
-/// White and Black (Stones! and Mill).
-fn white_black(lang: Lang, side: Side) -> &'static str {
-    match side {
-        Side::First => t!(lang, "side.white"),
-        Side::Second => t!(lang, "side.black"),
-    }
-}
-
 fn param<'a>(params: &'a [(String, String)], key: &str) -> Option<&'a str> {
     params
         .iter()
@@ -208,7 +200,7 @@ impl UiGame for Stones {
     const KIND: GameKind = GameKind::Stones;
 
     fn side_name(lang: Lang, side: Side) -> &'static str {
-        white_black(lang, side)
+        board::white_black(lang, side)
     }
     fn score(&self, side: Side) -> u32 {
         Stones::score(self, side)
@@ -272,7 +264,7 @@ impl UiGame for Mill {
     const KIND: GameKind = GameKind::Mill;
 
     fn side_name(lang: Lang, side: Side) -> &'static str {
-        white_black(lang, side)
+        board::white_black(lang, side)
     }
     fn score(&self, side: Side) -> u32 {
         u32::from(self.on_board(side))

@@ -11,11 +11,11 @@
 use leptos::prelude::*;
 
 use super::ai::Ai;
-use super::game::format_score;
 use super::games::UiGame;
 use super::words::use_lang;
 use crate::ai::Level;
 use crate::client::review::{worst_moves, Analysis, CLAMP};
+use crate::client::score::format_score;
 use crate::games::{Record, Side};
 use crate::protocol::{Request, Response};
 use crate::t;

@@ -10,11 +10,10 @@
 
 use leptos::prelude::*;
 
-use super::{mark_layer, spot_label, BoardInput, BoardProps, CELL};
+use super::{mark_layer, spot_label, white_black, BoardInput, BoardProps, CELL};
 use crate::games::mill::{lines, point_coords, point_name, Mill, MillMove, Phase, Point, POINTS};
 use crate::games::{Game, Record, Side};
 use crate::t;
-use crate::ui::games::UiGame;
 use crate::ui::words::use_lang;
 
 /// Height of each hand row above and below the board.
@@ -229,7 +228,7 @@ pub fn MillBoard(props: BoardProps<Mill>) -> impl IntoView {
                 let lang = lang.get();
                 let pos = record.with(|r| *r.position());
                 let what = match pos.piece_at(p) {
-                    Some(s) => t!(lang, "spot.piece", side = <Mill as UiGame>::side_name(lang, s)),
+                    Some(s) => t!(lang, "spot.piece", side = white_black(lang, s)),
                     None if pos.is_marked(p) => t!(lang, "spot.marked").to_string(),
                     None => t!(lang, "spot.empty").to_string(),
                 };
@@ -338,7 +337,7 @@ pub fn MillBoard(props: BoardProps<Mill>) -> impl IntoView {
             (n == 0).then(|| {
                 view! {
                     <text class="hand-empty" x=BOARD / 2.0 y=y text-anchor="middle">
-                        {move || t!(lang.get(), "mill.hand_empty", side = <Mill as UiGame>::side_name(lang.get(), side))}
+                        {move || t!(lang.get(), "mill.hand_empty", side = white_black(lang.get(), side))}
                     </text>
                 }
             })

@@ -13,7 +13,9 @@ pub mod stones;
 use leptos::prelude::*;
 
 pub use crate::client::mark::Mark;
-use crate::games::{Game, Record};
+use crate::games::{Game, Record, Side};
+use crate::i18n::Lang;
+use crate::t;
 
 /// Size of one square (or grid step) in board units; boards are drawn in a
 /// viewBox measured in these units and scale with the page.
@@ -449,6 +451,16 @@ impl BoardInput {
                 ghost,
             ),
         )
+    }
+}
+
+/// White and Black: the players' names in Stones! and Mill (Territory
+/// Duel's are [`ataxx::side_name`]), in the boards' spoken labels and
+/// wherever else the page names a side.
+pub fn white_black(lang: Lang, side: Side) -> &'static str {
+    match side {
+        Side::First => t!(lang, "side.white"),
+        Side::Second => t!(lang, "side.black"),
     }
 }
 

@@ -8,11 +8,10 @@
 
 use leptos::prelude::*;
 
-use super::{select_and_move, spot_label, BoardInput, BoardProps, Grid, CELL};
+use super::{select_and_move, spot_label, white_black, BoardInput, BoardProps, Grid, CELL};
 use crate::games::stones::{square_name, Square, Stones, StonesMove};
 use crate::games::{Game, Record, Side};
 use crate::t;
-use crate::ui::games::UiGame;
 use crate::ui::words::use_lang;
 
 /// The move of the stone on `from` that ends on `to`, if there is one (a
@@ -101,7 +100,7 @@ pub fn StonesBoard(props: BoardProps<Stones>) -> impl IntoView {
                 let lang = lang.get();
                 let what = match record.with(|r| r.position().stone_at(sq)) {
                     Some((side, pinned)) => {
-                        let side = <Stones as UiGame>::side_name(lang, side);
+                        let side = white_black(lang, side);
                         if pinned {
                             t!(lang, "spot.stone_pinned", side = side)
                         } else {
