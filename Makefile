@@ -11,10 +11,6 @@ export PATH := $(CURDIR)/.tools/node_modules/.bin:$(HOME)/.cargo/bin:$(PATH)
 ADDRESS ?= 127.0.0.1
 PORT ?= 8080
 
-# Browser tests: cargo runs the wasm test binaries through our wrapper,
-# which runs wasm-bindgen-test-runner in headless Chromium.
-WASM_TEST_ENV := CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=$(CURDIR)/.ci/wasm-test-runner \
-                 CHROMEDRIVER=/usr/bin/chromedriver WASM_BINDGEN_TEST_TIMEOUT=120
 
 .PHONY: play cluster test setup dist check fmt-check clippy test-native test-browser test-e2e perft bench bench-wasm bench-load bench-server server-bin screenshots baseline duel books
 
@@ -68,8 +64,13 @@ test-native:
 	cargo test --profile ci
 	cargo test --profile ci --features cluster --lib --test 'server_*'
 
+# The browser tests (tests/browser.rs) the way the README tells users to run
+# them: wasm-pack in headless Chromium. wasm-bindgen-test-runner takes
+# Chromium's flags from webdriver.json in the crate root, copied from .ci/
+# (ignored by git): as root Chromium needs --no-sandbox.
 test-browser:
-	$(WASM_TEST_ENV) cargo test --target wasm32-unknown-unknown --test browser
+	cp .ci/webdriver.json webdriver.json
+	WASM_BINDGEN_TEST_TIMEOUT=120 wasm-pack test --headless --chrome --chromedriver /usr/bin/chromedriver -- --test browser
 
 # The online tests start the real server binary (tests/e2e/online.test.mjs).
 test-e2e: dist server-bin
