@@ -97,8 +97,8 @@ impl Lang {
             .unwrap_or(Lang::En)
     }
 
-    /// The raw table file of this language (native builds embed all five).
-    #[cfg(not(target_arch = "wasm32"))]
+    /// The raw table file of this language, for tests and tools. The page
+    /// never calls it (see `built_in`), so its wasm links only English.
     pub fn source(self) -> &'static str {
         match self {
             Lang::En => include_str!("en.txt"),
