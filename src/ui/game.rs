@@ -72,10 +72,7 @@ fn think_request<G: UiGame>(
     }
 }
 
-/// Clock choices offered on the screen, in seconds per move (0 = no clock).
-pub const CLOCK_CHOICES: [u32; 4] = [15, 30, 60, 0];
-/// The default move time: 30 seconds.
-pub const DEFAULT_CLOCK_SECS: u32 = 30;
+pub use crate::client::clock::{CLOCK_CHOICES, DEFAULT_CLOCK_SECS};
 
 /// A clock choice as the menus show it: "30 s" or "off".
 pub fn clock_choice_label(lang: Lang, secs: u32) -> String {
