@@ -291,6 +291,32 @@ fn mill_evaluation_is_antisymmetric_and_rewards_pieces() {
     assert!(more > 20, "{more}");
 }
 
+/// Mobility counts while placing: a piece hemmed in by the opponent's (a7
+/// between d7 and a4) is worth less than a free one (d2), though pieces,
+/// lines and hands are the same.
+#[test]
+fn mill_evaluation_counts_mobility_while_placing() {
+    let rules = Preset::NineMensMorris.rules();
+    let after = |moves: &[&str]| {
+        let mut pos = Mill::start(&rules);
+        for m in moves {
+            let mv = pos.parse_move(m).unwrap();
+            pos.play(mv).unwrap();
+        }
+        pos
+    };
+    let hemmed = after(&["a7", "d7", "e4", "a4"]);
+    let free = after(&["d2", "d7", "e4", "a4"]);
+    assert_eq!(hemmed.side_to_move(), free.side_to_move());
+    assert_eq!(hemmed.in_hand(Side::First), free.in_hand(Side::First));
+    assert!(
+        free.evaluate() > hemmed.evaluate(),
+        "free {} <= hemmed {}",
+        free.evaluate(),
+        hemmed.evaluate()
+    );
+}
+
 // ---------------------------------------------------------------- levels
 
 /// The README's level table, parsed: (level, max depth, time ms, margin,

@@ -3,14 +3,16 @@
 //! Rewards material first (pieces on the board plus in hand: the game is
 //! lost below three), a removal the mover is owed (a piece about to go),
 //! then *open twos* (two own pieces and an empty third point on a line: a
-//! mill threat), closed mills (they can be reopened to strike again) and,
-//! when sliding, mobility (a blocked side loses). Ordering puts removals
+//! mill threat), closed mills (they can be reopened to strike again) and
+//! mobility, while placing as well as sliding (a blocked side loses, and
+//! the blocking is done while placing; a flying side has no mobility term).
+//! Ordering puts removals
 //! first (preferring pieces that make an open two), then moves that close
 //! a mill, then moves that block an opponent's open two.
 
 use super::{Evaluate, TACTICAL};
 use crate::games::mill::board::{ADJ_MASKS, LINES_THROUGH, LINE_MASKS};
-use crate::games::mill::{Mill, MillMove, Phase};
+use crate::games::mill::{Mill, MillMove};
 use crate::games::{Game, Side};
 
 const PIECE: i32 = 100;
@@ -52,7 +54,10 @@ fn shape(pos: &Mill, side: Side, empty: u32) -> i32 {
             score += OPEN_TWO;
         }
     }
-    if pos.phase() == Phase::Moving && !pos.can_fly(side) {
+    // Mobility counts while placing too: a side hemmed in when its last
+    // piece is placed is lost as soon as the sliding starts, and the
+    // placing is where the hemming is done.
+    if !pos.can_fly(side) {
         let adj = &ADJ_MASKS[pos.rules().diagonal_lines as usize];
         let mut rest = own;
         let mut mobility = 0;
