@@ -6,11 +6,6 @@
 //! display catch up. When the clock runs is decided by
 //! [`super::local::LocalGame`]; this type only counts.
 
-/// Clock choices offered on the screen, in seconds per move (0 = no clock).
-pub const CLOCK_CHOICES: [u32; 4] = [15, 30, 60, 0];
-/// The default move time: 30 seconds.
-pub const DEFAULT_CLOCK_SECS: u32 = 30;
-
 /// The move clock of the side to move: a limit per move, restarted at every
 /// turn, that can be paused and resumed without losing time.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -72,7 +72,35 @@ fn think_request<G: UiGame>(
     }
 }
 
-pub use crate::client::clock::{CLOCK_CHOICES, DEFAULT_CLOCK_SECS};
+/// Clock choices offered on the screen, in seconds per move (0 = no clock).
+pub const CLOCK_CHOICES: [u32; 4] = [15, 30, 60, 0];
+/// The default move time: 30 seconds.
+pub const DEFAULT_CLOCK_SECS: u32 = 30;
+
+/// A clock select's options: the choices, and first the clock in use when
+/// it is not one of them (a length stored by an older version or by hand;
+/// the end-to-end tests use 2 and 4 s), so the select always shows the
+/// clock that runs instead of the first choice.
+pub fn clock_options(
+    lang: Signal<Lang>,
+    current: impl Fn() -> u32 + Copy + Send + Sync + 'static,
+) -> impl IntoView {
+    let other = move || {
+        let c = current();
+        (!CLOCK_CHOICES.contains(&c)).then(|| {
+            view! { <option value=c.to_string() selected=true>{move || clock_choice_label(lang.get(), c)}</option> }
+        })
+    };
+    view! {
+        {other}
+        {CLOCK_CHOICES
+            .iter()
+            .map(|&s| {
+                view! { <option value=s.to_string() selected=move || current() == s>{move || clock_choice_label(lang.get(), s)}</option> }
+            })
+            .collect_view()}
+    }
+}
 
 /// A clock choice as the menus show it: "30 s" or "off".
 pub fn clock_choice_label(lang: Lang, secs: u32) -> String {
@@ -665,12 +693,7 @@ pub fn GameScreen<G: UiGame>(
                     <label class="clock-choice">
                         {move || t!(lang.get(), "game.clock")}" "
                         <select on:change=change_clock aria-label=move || t!(lang.get(), "game.clock_aria")>
-                            {CLOCK_CHOICES
-                                .iter()
-                                .map(|&s| {
-                                    view! { <option value=s.to_string() selected=move || clock_choice() == s>{move || clock_choice_label(lang.get(), s)}</option> }
-                                })
-                                .collect_view()}
+                            {clock_options(lang, clock_choice)}
                         </select>
                     </label>
                 </div>

@@ -4,7 +4,7 @@
 
 use leptos::prelude::*;
 
-use super::game::{clock_choice_label, CLOCK_CHOICES};
+use super::game::clock_options;
 use super::games::UiGame;
 use super::link::Loaded;
 use super::store::Settings;
@@ -184,9 +184,7 @@ pub fn NewGameDialog(open: RwSignal<bool>) -> impl IntoView {
                                 pick(&move |c| c.clock_secs = secs)
                             }
                         }>
-                        {CLOCK_CHOICES.iter().map(|&s| view! {
-                            <option value=s.to_string() selected=s == start.clock_secs>{move || clock_choice_label(lang.get(), s)}</option>
-                        }).collect_view()}
+                        {clock_options(lang, move || choice.with(|c| c.clock_secs))}
                     </select>
                 </label>
             </div>

@@ -6,7 +6,7 @@
 use leptos::prelude::*;
 use wasm_bindgen::prelude::*;
 
-use super::game::{clock_choice_label, CLOCK_CHOICES};
+use super::game::clock_options;
 use super::online;
 use super::store::{self, Settings, Theme};
 use super::words::{use_lang, Text};
@@ -211,11 +211,7 @@ pub fn SettingsPanel(on_close: Callback<()>) -> impl IntoView {
                             settings.update(|s| s.clock_secs = v)
                         }
                     }>
-                    {CLOCK_CHOICES.iter().map(|&c| view! {
-                        <option value=c.to_string() selected=move || settings.with(|s| s.clock_secs) == c>
-                            {move || clock_choice_label(lang.get(), c)}
-                        </option>
-                    }).collect_view()}
+                    {clock_options(lang, move || settings.with(|s| s.clock_secs))}
                 </select>
             </label>
             <label class="opt" for="set-theme">

@@ -7,7 +7,6 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
 use crate::ai::Level;
-use crate::client::clock::{CLOCK_CHOICES, DEFAULT_CLOCK_SECS};
 use crate::games::mill::MillRules;
 use crate::games::{GameKind, Outcome, Side};
 use crate::i18n::Lang;
@@ -88,7 +87,7 @@ pub struct Settings {
 impl Default for Settings {
     fn default() -> Self {
         Settings {
-            clock_secs: DEFAULT_CLOCK_SECS,
+            clock_secs: 30,
             level: Level::Intermediate,
             human_side: Side::First,
             vs_computer: false,
@@ -107,15 +106,9 @@ impl Default for Settings {
     }
 }
 
-/// The stored settings, or the defaults. A move clock that is not one of
-/// the choices (an older version's, or edited by hand) reads as the
-/// default, so the clock select always shows the clock in use.
+/// The stored settings, or the defaults.
 pub fn load_settings() -> Settings {
-    let mut s: Settings = load(SETTINGS).unwrap_or_default();
-    if !CLOCK_CHOICES.contains(&s.clock_secs) {
-        s.clock_secs = DEFAULT_CLOCK_SECS;
-    }
-    s
+    load(SETTINGS).unwrap_or_default()
 }
 
 /// Stores the settings.

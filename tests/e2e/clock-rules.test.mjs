@@ -56,6 +56,13 @@ test('lost on time: undo reviews without resuming, a reload and the home screen 
   // A 4 s move clock (any length works from the stored settings): the
   // test need not wait out a real 15 s.
   const { page, errors, context } = await openWithClock('?game=ataxx', 4);
+  // A length that is not one of the choices is shown as it is, in the
+  // game's select and in the settings, not as the first choice.
+  const selected = (selector) => page.locator(selector).evaluate((s) => s.options[s.selectedIndex].text);
+  assert.equal(await selected('.clock-choice select'), '4 s');
+  await page.locator('[data-testid=settings]').click();
+  assert.equal(await selected('[data-testid=set-clock]'), '4 s');
+  await page.locator('[data-testid=close-settings]').click();
   await move(page, 'a7', 'b6');
   await page.waitForFunction(() => /ran out of time/.test(document.querySelector('[data-testid=notice]').textContent),
     null, { timeout: 8000 });
