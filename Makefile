@@ -11,7 +11,6 @@ export PATH := $(CURDIR)/.tools/node_modules/.bin:$(HOME)/.cargo/bin:$(PATH)
 ADDRESS ?= 127.0.0.1
 PORT ?= 8080
 
-
 .PHONY: play cluster test setup dist check fmt-check clippy test-native test-browser test-e2e perft bench bench-wasm bench-load bench-server server-bin screenshots baseline duel books
 
 # The app (dist/) and the online-play server (/ws) on one port; games are

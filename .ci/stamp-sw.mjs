@@ -1,8 +1,9 @@
 // Trunk post-build hook: fills index.html's <noscript> from the language
 // tables, copies every table but English (built into the page's wasm) to
-// lang/CODE.txt, where the page fetches the one it needs, then writes the list of built files and a version (a hash of
-// their contents) into the service worker, so each build gets its own cache
-// and the old one is dropped when the new one takes over.
+// lang/CODE.txt, where the page fetches the one it needs, then writes the
+// list of built files and a version (a hash of their contents) into the
+// service worker, so each build gets its own cache and the old one is
+// dropped when the new one takes over.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
