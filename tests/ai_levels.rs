@@ -589,6 +589,7 @@ fn master_beats_beginner<G: Game + Evaluate>(start: &G, seed: u64) {
         movetime_ms: Some(12),
         opening_plies: 2,
         seed,
+        time_scale: 1.0,
     };
     let mut lengths = Vec::new();
     let score = play_match(

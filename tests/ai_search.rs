@@ -360,6 +360,7 @@ fn self_play_finishes_games_and_varies_them() {
         movetime_ms: Some(50),
         opening_plies: 2,
         seed: 3,
+        time_scale: 1.0,
     };
     let score = play_match(
         &Stones::start(&StonesRules),
@@ -453,4 +454,25 @@ fn the_table_fits_the_megabytes_asked() {
     check::<Ataxx>();
     check::<Mill>();
     check::<Stones>();
+}
+
+#[test]
+fn a_match_time_scale_keeps_the_levels_time_ratios() {
+    use stoneplay::ai::selfplay::MatchConfig;
+    let mut cfg = MatchConfig {
+        games: 2,
+        movetime_ms: None,
+        opening_plies: 2,
+        seed: 1,
+        time_scale: 0.1,
+    };
+    assert_eq!(cfg.move_time(Level::Master), 250);
+    assert_eq!(cfg.move_time(Level::Strong), 120);
+    assert_eq!(cfg.move_time(Level::Beginner), 30);
+    cfg.movetime_ms = Some(200);
+    assert_eq!(cfg.move_time(Level::Master), 200, "--movetime caps it");
+    assert_eq!(cfg.move_time(Level::Strong), 120);
+    cfg.time_scale = 1.0;
+    cfg.movetime_ms = None;
+    assert_eq!(cfg.move_time(Level::Master), 2500);
 }

@@ -35,6 +35,17 @@ pub struct MatchConfig {
     pub opening_plies: usize,
     /// Seed of the openings and of the levels' choices.
     pub seed: u64,
+    /// Each level's own thinking time is multiplied by this (1.0: the
+    /// app's times), so a quick ladder keeps the levels' time ratios.
+    pub time_scale: f64,
+}
+
+impl MatchConfig {
+    /// The thinking time of `level` for one move, in milliseconds (at least 1).
+    pub fn move_time(&self, level: Level) -> u64 {
+        let own = ((level.params().time_ms as f64 * self.time_scale).round() as u64).max(1);
+        self.movetime_ms.map_or(own, |cap| cap.min(own))
+    }
 }
 
 /// Plays one game from `start`: `first` moves first. Returns the winner
@@ -42,7 +53,7 @@ pub struct MatchConfig {
 pub fn play_game<G: Game + Evaluate>(
     start: Record<G>,
     players: [(Level, &mut Searcher<G>); 2],
-    movetime_ms: Option<u64>,
+    cfg: &MatchConfig,
     seed: u64,
     clock: &dyn Clock,
 ) -> (Option<Side>, usize) {
@@ -60,13 +71,12 @@ pub fn play_game<G: Game + Evaluate>(
             (lb, &mut *sb)
         };
         let history = history_of(&record);
-        let time = level.params().time_ms;
         let req = SearchRequest {
             position: record.position(),
             history: &history,
             game_ply: record.moves().len(),
             limits: SearchLimits {
-                movetime_ms: Some(movetime_ms.unwrap_or(time).min(time)),
+                movetime_ms: Some(cfg.move_time(level)),
                 ..Default::default()
             },
             level,
@@ -118,7 +128,7 @@ pub fn play_match<G: Game + Evaluate>(
             [(b, &mut sb), (a, &mut sa)]
         };
         let seed = cfg.seed.wrapping_add(game as u64 * 7919);
-        let (winner, plies) = play_game(opening.clone(), players, cfg.movetime_ms, seed, clock);
+        let (winner, plies) = play_game(opening.clone(), players, cfg, seed, clock);
         let mover = opening.position().side_to_move();
         let a_side = if a_first { mover } else { mover.opponent() };
         match winner {

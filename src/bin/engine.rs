@@ -5,7 +5,7 @@
 //! engine uai                 (Territory Duel over UAI)
 //! engine uci mill|stones     (Sanmill-style UCI)
 //! engine bench
-//! engine match GAME LEVEL_A LEVEL_B N [--movetime MS] [--seed S]
+//! engine match GAME LEVEL_A LEVEL_B N [--movetime MS] [--time-scale F] [--seed S]
 //! engine duel OLD NEW --game GAME --tc 10+0.1 --games N --book FILE [...]
 //! engine book GAME --plies N --count K --out FILE [...]
 //! ```
@@ -39,7 +39,7 @@ const USAGE: &str = "usage: engine perft GAME DEPTH [POSITION] [--divide] [--rul
        engine uai                      Territory Duel over UAI on stdin/stdout
        engine uci mill|stones          Mill or Stones! over UCI on stdin/stdout
        engine bench                    fixed-depth search speed per game
-       engine match GAME LEVEL_A LEVEL_B N [--movetime MS] [--seed S]
+       engine match GAME LEVEL_A LEVEL_B N [--movetime MS] [--time-scale F] [--seed S]
        engine duel OLD NEW --game GAME --tc BASE+INC --games N --book FILE
                    [--concurrency K] [--out FILE] [--sprt elo0=0,elo1=5,alpha=0.05,beta=0.05]
                    [--margin MS] [--max-plies P]
@@ -514,6 +514,7 @@ fn match_command(args: &[String]) -> Result<(), String> {
     let mut rest = Vec::new();
     let mut movetime = None;
     let mut seed = 1u64;
+    let mut time_scale = 1.0f64;
     let mut it = args.iter();
     while let Some(a) = it.next() {
         match a.as_str() {
@@ -530,12 +531,22 @@ fn match_command(args: &[String]) -> Result<(), String> {
                     .parse()
                     .map_err(|_| format!("--seed '{v}' is not a whole number"))?;
             }
+            "--time-scale" => {
+                let v = it.next().ok_or("--time-scale needs a factor")?;
+                time_scale = v
+                    .parse::<f64>()
+                    .ok()
+                    .filter(|f| f.is_finite() && *f > 0.0 && *f <= 100.0)
+                    .ok_or_else(|| {
+                        format!("--time-scale '{v}' is not a factor above 0 and up to 100")
+                    })?;
+            }
             flag if flag.starts_with("--") => return Err(format!("unknown option '{flag}'")),
             _ => rest.push(a.as_str()),
         }
     }
     let [game, a, b, n] = rest[..] else {
-        return Err("usage: engine match GAME LEVEL_A LEVEL_B N [--movetime MS] [--seed S]".into());
+        return Err("usage: engine match GAME LEVEL_A LEVEL_B N [--movetime MS] [--time-scale F] [--seed S]".into());
     };
     let a: Level = a.parse()?;
     let b: Level = b.parse()?;
@@ -547,6 +558,7 @@ fn match_command(args: &[String]) -> Result<(), String> {
         movetime_ms: movetime,
         opening_plies: 2,
         seed,
+        time_scale,
     };
     let clock = InstantClock::new();
     let mut report = |i: u32, a_first: bool, a_won: Option<bool>, plies: usize| {
