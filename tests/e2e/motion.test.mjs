@@ -28,7 +28,7 @@ function travel(page, spot) {
   return page.evaluate((spot) => {
     const pic = document.querySelector(`[data-testid=travel][data-to="${spot}"]`);
     const piece = document.querySelector(`:is([data-square="${spot}"], [data-point="${spot}"]) .slot .piece`);
-    const waits = piece.getAnimations().some((a) => a.animationName === 'arriving' && a.playState === 'running');
+    const waits = !!piece?.getAnimations().some((a) => a.animationName === 'arriving' && a.playState === 'running');
     if (!pic) return { kind: null, running: 0, start: null, waits };
     const kind = [...pic.classList].find((c) => c.startsWith('glide-')) ?? null;
     const running = pic.getAnimations().filter((a) => a.playState === 'running');
