@@ -5,6 +5,7 @@
 //! resume) is decided by [`LocalGame`], held in one signal; this component
 //! passes it the time, talks to the computer and draws it.
 
+use gloo_timers::callback::Timeout;
 use leptos::prelude::*;
 
 use super::ai::Ai;
@@ -53,6 +54,11 @@ fn random_seed() -> u32 {
     let _ = getrandom::fill(&mut bytes);
     u32::from_le_bytes(bytes)
 }
+
+/// The computer's move lands no sooner than this many milliseconds after it
+/// was asked (right after the move before it), so that move finishes
+/// travelling on the board first (board/motion.rs; the glide takes 260 ms).
+const REPLY_AFTER_MS: f64 = 300.0;
 
 /// A `Think` request for the current position of `record`.
 fn think_request<G: UiGame>(
@@ -216,6 +222,10 @@ pub fn GameScreen<G: UiGame>(
     let engine_line = RwSignal::new(None::<(u32, i32, u64)>);
     // The ply the computer was last asked to move at, so one turn is asked once.
     let asked_at = StoredValue::new(None::<usize>);
+    // When it was asked, and its answer while it waits for the move before
+    // it to finish travelling on the board (see `REPLY_AFTER_MS`).
+    let asked_ms = StoredValue::new(0.0);
+    let waiting = StoredValue::new_local(None::<Timeout>);
     let rules = StoredValue::new(initial.position().rules().clone());
     let computer = opponent.map(|o| o.side);
     let notice = RwSignal::new(None::<Text>);
@@ -324,6 +334,7 @@ pub fn GameScreen<G: UiGame>(
         }
         thinking.set(false);
         asked_at.set_value(None);
+        waiting.set_value(None);
     };
     on_cleanup(stop_thinking);
 
@@ -337,6 +348,7 @@ pub fn GameScreen<G: UiGame>(
             return;
         }
         asked_at.set_value(Some(ply));
+        asked_ms.set_value(now_ms());
         thinking.set(true);
         engine_line.set(None);
         let request = record.with_untracked(|r| think_request(r, ai.next_id(), opp.level, None));
@@ -345,27 +357,36 @@ pub fn GameScreen<G: UiGame>(
                 depth, score, nps, ..
             } => engine_line.set(Some((depth, score, nps))),
             Response::Best { mv, .. } => {
-                thinking.set(false);
-                let still_wanted = game
-                    .with_untracked(|g| g.record().moves().len() == ply && g.computer_to_move());
-                let mv_text = mv.clone();
-                let parsed =
-                    mv.map(|text| record.with_untracked(|r| r.position().parse_move(&text)));
-                match parsed {
-                    Some(Ok(mv)) if still_wanted => play(mv),
-                    Some(Err(error)) => {
-                        let number = record.with_untracked(|r| r.moves().len()) + 1;
-                        let text = mv_text.unwrap_or_default();
-                        let problem = Problem::Move {
-                            number,
-                            text,
-                            error,
-                        };
-                        notice.set(Some(Text::new(move |l| {
-                            t!(l, "computer.bad_move", problem = problem.describe(l))
-                        })));
+                let answer = move || {
+                    thinking.set(false);
+                    let still_wanted = game.with_untracked(|g| {
+                        g.record().moves().len() == ply && g.computer_to_move()
+                    });
+                    let mv_text = mv.clone();
+                    let parsed =
+                        mv.map(|text| record.with_untracked(|r| r.position().parse_move(&text)));
+                    match parsed {
+                        Some(Ok(mv)) if still_wanted => play(mv),
+                        Some(Err(error)) => {
+                            let number = record.with_untracked(|r| r.moves().len()) + 1;
+                            let text = mv_text.unwrap_or_default();
+                            let problem = Problem::Move {
+                                number,
+                                text,
+                                error,
+                            };
+                            notice.set(Some(Text::new(move |l| {
+                                t!(l, "computer.bad_move", problem = problem.describe(l))
+                            })));
+                        }
+                        _ => {}
                     }
-                    _ => {}
+                };
+                let wait = asked_ms.get_value() + REPLY_AFTER_MS - now_ms();
+                if wait > 0.0 {
+                    waiting.set_value(Some(Timeout::new(wait as u32, answer)));
+                } else {
+                    answer();
                 }
             }
             Response::Error { message, .. } => {

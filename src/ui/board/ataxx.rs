@@ -6,7 +6,10 @@
 
 use leptos::prelude::*;
 
-use super::{has, select_and_move, spot_label, BoardInput, BoardProps, Grid, CELL};
+use super::motion::{fresh_move, travel_layer};
+use super::{
+    has, select_and_move, spot_label, Arrival, BoardInput, BoardProps, Grid, Picked, Travel, CELL,
+};
 use crate::games::ataxx::{square_name, Ataxx, AtaxxMove, Square};
 use crate::games::{Game, Record, Side};
 use crate::i18n::Lang;
@@ -48,6 +51,39 @@ pub fn last_move(record: &Record<Ataxx>) -> LastMove {
     }
 }
 
+/// How the piece of the last move of `record` travels (see
+/// [`super::motion`]): a jump hops from its square; a clone grows out of
+/// the piece the player picked, or else out of a piece of the mover next
+/// to it, one beside it before one corner to corner.
+fn arrival(record: &Record<Ataxx>, picked: Option<Picked>, grid: Grid) -> Option<Arrival> {
+    let ply = record.moves().len();
+    let (from, to, travel) = match *record.moves().last()? {
+        AtaxxMove::Pass => return None,
+        AtaxxMove::Jump { from, to } => (from, to, Travel::Hop),
+        AtaxxMove::Clone { to } => {
+            let before = record.position_at(ply - 1);
+            let mover = before.side_to_move();
+            let source =
+                |s: Square| before.piece_at(s) == Some(mover) && has(before.clone_targets(s), to);
+            let distance = |s: Square| {
+                let ((x0, y0), (x1, y1)) = (grid.centre(s), grid.centre(to));
+                (x1 - x0).hypot(y1 - y0)
+            };
+            let from = picked.map(|p| p.from).filter(|&s| source(s)).or_else(|| {
+                (0..grid.n * grid.n)
+                    .filter(|&s| source(s))
+                    .min_by(|&a, &b| distance(a).total_cmp(&distance(b)))
+            })?;
+            (from, to, Travel::Grow)
+        }
+    };
+    Some(Arrival {
+        to,
+        origin: grid.centre(from),
+        travel,
+    })
+}
+
 /// The move that puts the piece on `from` onto `to`, if there is one.
 fn move_between(pos: &Ataxx, from: Square, to: Square) -> Option<AtaxxMove> {
     if has(pos.clone_targets(from), to) {
@@ -76,6 +112,7 @@ pub fn AtaxxBoard(props: BoardProps<Ataxx>) -> impl IntoView {
     let input = BoardInput::new(grid.size(), grid.size(), record);
     let selected = input.selected;
     let last = Memo::new(move |_| record.with(last_move));
+    let fresh = fresh_move(record, input, move |r, picked| arrival(r, picked, grid));
     let targets = Memo::new(move |_| {
         let Some(from) = selected.get() else {
             return (0u64, 0u64);
@@ -87,7 +124,7 @@ pub fn AtaxxBoard(props: BoardProps<Ataxx>) -> impl IntoView {
     });
 
     let (press, drop_on) = select_and_move(
-        selected,
+        input,
         enabled,
         on_move,
         move |from, to| record.with_untracked(|r| move_between(r.position(), from, to)),
@@ -152,14 +189,15 @@ pub fn AtaxxBoard(props: BoardProps<Ataxx>) -> impl IntoView {
             };
             let piece = move || {
                 let owner = record.with(|r| r.position().piece_at(sq))?;
-                let l = last.get();
-                let cls = format!(
-                    "piece {}{}{}",
-                    if owner == Side::First { "px" } else { "po" },
-                    if has(l.flipped, sq) { " flip" } else { "" },
-                    if l.to == Some(sq) { " fresh" } else { "" },
-                );
-                Some(piece_shape(owner, cx, cy, cls))
+                let flip = fresh.get().is_some() && has(last.get().flipped, sq);
+                let cls = format!("piece {}{}", side_class(owner), if flip { " flip" } else { "" });
+                // A flip turns the piece over: a picture of it as it was
+                // turns edge-on, then the piece turns back up (style/main.css).
+                let was = flip.then(|| {
+                    let side = owner.opponent();
+                    piece_shape(side, cx, cy, format!("pic was {}", side_class(side)))
+                });
+                Some((was, piece_shape(owner, cx, cy, cls)))
             };
             let hint = move || {
                 if !hints.get() {
@@ -180,7 +218,7 @@ pub fn AtaxxBoard(props: BoardProps<Ataxx>) -> impl IntoView {
                    on:keydown=input.on_key(sq, press, move |s| grid.centre(s), grid.n * grid.n)>
                     <rect class="cell" x=x y=y width=CELL height=CELL/>
                     {hint}
-                    <g class:lifted=move || input.dragging().is_some_and(|d| d.from == sq)>{piece}</g>
+                    {input.slot(sq, fresh, piece)}
                 </g>
             }
         })
@@ -191,6 +229,21 @@ pub fn AtaxxBoard(props: BoardProps<Ataxx>) -> impl IntoView {
         let side = record.with(|r| r.position().piece_at(d.from))?;
         Some(piece_shape(side, d.x, d.y, "piece ghost".to_string()))
     };
+    let travel = travel_layer(
+        fresh,
+        move |sq| grid.centre(sq),
+        square_name,
+        move |sq| {
+            let side = record.with_untracked(|r| r.position().piece_at(sq))?;
+            let (cx, cy) = grid.centre(sq);
+            Some(piece_shape(
+                side,
+                cx,
+                cy,
+                format!("pic {}", side_class(side)),
+            ))
+        },
+    );
 
     input.grid_svg(
         grid,
@@ -201,8 +254,16 @@ pub fn AtaxxBoard(props: BoardProps<Ataxx>) -> impl IntoView {
         squares,
         marked,
         square_name,
-        ghost,
+        (travel, ghost),
     )
+}
+
+/// The class that colours a piece of `side`.
+fn side_class(side: Side) -> &'static str {
+    match side {
+        Side::First => "px",
+        Side::Second => "po",
+    }
 }
 
 /// A piece: X is a dark disc with a cross, O a light disc with a ring, so

@@ -10,7 +10,8 @@
 
 use leptos::prelude::*;
 
-use super::{mark_layer, spot_label, white_black, BoardInput, BoardProps, CELL};
+use super::motion::{fresh_move, travel_layer};
+use super::{mark_layer, spot_label, white_black, Arrival, BoardInput, BoardProps, Travel, CELL};
 use crate::games::mill::{lines, point_coords, point_name, Mill, MillMove, Phase, Point, POINTS};
 use crate::games::{Game, Record, Side};
 use crate::t;
@@ -33,6 +34,34 @@ fn centre(p: Point, flipped: bool) -> (f64, f64) {
         f64::from(col) * CELL + CELL / 2.0,
         HAND + f64::from(row) * CELL + CELL / 2.0,
     )
+}
+
+/// Centre of the `i`th piece in `side`'s hand: a row above the board for
+/// the side at the top (Black, or White when `flipped`), below it for the other.
+fn hand_slot(side: Side, i: u8, flipped: bool) -> (f64, f64) {
+    let top = if flipped { Side::First } else { Side::Second };
+    let y = if side == top {
+        HAND / 2.0
+    } else {
+        BOARD + 1.5 * HAND
+    };
+    (CELL / 2.0 + f64::from(i) * 55.0, y)
+}
+
+/// How the piece of the last move travels (see [`super::motion`]): a
+/// placement comes from the end of the mover's hand, a slide or a flight
+/// from its point; a removal does not travel.
+fn arrival(record: &Record<Mill>, flipped: bool) -> Option<Arrival> {
+    let (origin, to, travel) = match *record.moves().last()? {
+        MillMove::Remove(_) => return None,
+        MillMove::Slide { from, to } => (centre(from, flipped), to, Travel::Slide),
+        MillMove::Place(to) => {
+            let side = record.position().piece_at(to)?;
+            let left = record.position().in_hand(side);
+            (hand_slot(side, left, flipped), to, Travel::Enter)
+        }
+    };
+    Some(Arrival { to, origin, travel })
 }
 
 /// The point within reach of a pointer position.
@@ -115,6 +144,7 @@ pub fn MillBoard(props: BoardProps<Mill>) -> impl IntoView {
     let legal = Memo::new(move |_| record.with(|r| r.position().legal_moves()));
     let last = Memo::new(move |_| record.with(last_move));
     let mills = Memo::new(move |_| record.with(fresh_mills));
+    let fresh_mv = fresh_move(record, input, move |r, _| arrival(r, flipped));
     let slide_targets = Memo::new(move |_| {
         let Some(from) = selected.get() else {
             return vec![];
@@ -183,13 +213,20 @@ pub fn MillBoard(props: BoardProps<Mill>) -> impl IntoView {
             view! { <line class="mill-line" x1=x1 y1=y1 x2=x2 y2=y2/> }
         })
         .collect_view();
+    // A mill just formed; it fades in after the piece arrives, when the
+    // move that formed it (or its removal) was just played.
     let fresh = move || {
+        let cls = if fresh_mv.get().is_some() {
+            "mill-fresh now"
+        } else {
+            "mill-fresh"
+        };
         mills
             .get()
             .into_iter()
             .map(|[a, _, c]| {
                 let ((x1, y1), (x2, y2)) = (centre(a), centre(c));
-                view! { <line class="mill-fresh" x1=x1 y1=y1 x2=x2 y2=y2/> }
+                view! { <line class=cls x1=x1 y1=y1 x2=x2 y2=y2/> }
             })
             .collect_view()
     };
@@ -251,20 +288,9 @@ pub fn MillBoard(props: BoardProps<Mill>) -> impl IntoView {
             };
             let piece = move || {
                 let side = record.with(|r| r.position().piece_at(p))?;
-                let l = last.get();
                 let in_mill = mills.with(|m| m.iter().any(|line| line.contains(&p)));
-                let cls = format!(
-                    "piece {}{}{}",
-                    if side == Side::First { "pw" } else { "pb" },
-                    if l.to == Some(p) { " fresh" } else { "" },
-                    if in_mill { " in-mill" } else { "" },
-                );
-                Some(view! {
-                    <g class=cls>
-                        <circle class="body" cx=cx cy=cy r="34"/>
-                        <circle class="rim" cx=cx cy=cy r="22"/>
-                    </g>
-                })
+                let cls = if in_mill { "piece in-mill" } else { "piece" };
+                Some(piece_pic(side, (cx, cy), cls))
             };
             let hint = move || {
                 if !hints.get() || !enabled.get() {
@@ -295,7 +321,7 @@ pub fn MillBoard(props: BoardProps<Mill>) -> impl IntoView {
                     <rect class="hit" x=cx - CELL / 2.0 y=cy - CELL / 2.0 width=CELL height=CELL/>
                     <circle class="dot" cx=cx cy=cy r="9"/>
                     {mark}
-                    <g class:lifted=move || input.dragging().is_some_and(|d| d.from == p)>{piece}</g>
+                    {input.slot(p, fresh_mv, piece)}
                     {hint}
                 </g>
             }
@@ -306,11 +332,6 @@ pub fn MillBoard(props: BoardProps<Mill>) -> impl IntoView {
     // way round when flipped, so your own hand is at the bottom).
     let top = if flipped { Side::First } else { Side::Second };
     let hand = move |side: Side| {
-        let y = if side == top {
-            HAND / 2.0
-        } else {
-            height - HAND / 2.0
-        };
         let cls = if side == Side::First {
             "piece pw hand"
         } else {
@@ -320,7 +341,7 @@ pub fn MillBoard(props: BoardProps<Mill>) -> impl IntoView {
             let n = record.with(|r| r.position().in_hand(side));
             (0..n)
                 .map(|i| {
-                    let x = CELL / 2.0 + f64::from(i) * 55.0;
+                    let (x, y) = hand_slot(side, i, flipped);
                     view! { <circle class=cls cx=x cy=y r="22"/> }
                 })
                 .collect_view()
@@ -346,18 +367,18 @@ pub fn MillBoard(props: BoardProps<Mill>) -> impl IntoView {
     let ghost = move || {
         let d = input.dragging()?;
         let side = record.with(|r| r.position().piece_at(d.from))?;
-        let cls = if side == Side::First {
-            "piece pw ghost"
-        } else {
-            "piece pb ghost"
-        };
-        Some(view! {
-            <g class=cls>
-                <circle class="body" cx=d.x cy=d.y r="34"/>
-                <circle class="rim" cx=d.x cy=d.y r="22"/>
-            </g>
-        })
+        Some(piece_pic(side, (d.x, d.y), "piece ghost"))
     };
+
+    let travel = travel_layer(
+        fresh_mv,
+        centre,
+        |p| point_name(p).to_string(),
+        move |p| {
+            let side = record.with_untracked(|r| r.position().piece_at(p))?;
+            Some(piece_pic(side, centre(p), "pic"))
+        },
+    );
 
     let content = view! {
         <rect class="mill-bg" x="0" y=HAND width=BOARD height=BOARD rx="16"/>
@@ -371,6 +392,7 @@ pub fn MillBoard(props: BoardProps<Mill>) -> impl IntoView {
         {hand_label(Side::First)}
         {points}
         {mark_layer(marked, centre, |p| point_name(p).to_string())}
+        {travel}
         {ghost}
     };
     input.svg(
@@ -382,4 +404,16 @@ pub fn MillBoard(props: BoardProps<Mill>) -> impl IntoView {
         centre,
         content,
     )
+}
+
+/// A Mill piece of `side` centred at `at`, with `class` (and its colour's).
+fn piece_pic(side: Side, at: (f64, f64), class: &str) -> AnyView {
+    let colour = if side == Side::First { "pw" } else { "pb" };
+    view! {
+        <g class=format!("{class} {colour}")>
+            <circle class="body" cx=at.0 cy=at.1 r="34"/>
+            <circle class="rim" cx=at.0 cy=at.1 r="22"/>
+        </g>
+    }
+    .into_any()
 }

@@ -8,6 +8,7 @@
 
 pub mod ataxx;
 pub mod mill;
+pub mod motion;
 pub mod stones;
 
 use leptos::prelude::*;
@@ -16,6 +17,7 @@ pub use crate::client::mark::Mark;
 use crate::games::{Game, Record, Side};
 use crate::i18n::Lang;
 use crate::t;
+pub use motion::{Arrival, Fresh, Picked, Travel};
 
 /// Size of one square (or grid step) in board units; boards are drawn in a
 /// viewBox measured in these units and scale with the page.
@@ -155,6 +157,9 @@ pub struct BoardInput {
     pub cursor: RwSignal<u8>,
     /// Width and height of the viewBox in board units.
     pub size: (f64, f64),
+    /// The spots of the last move the player made on this board, and
+    /// whether it was dropped by a drag (see [`motion`]).
+    pub picked: StoredValue<Option<Picked>>,
 }
 
 impl BoardInput {
@@ -172,6 +177,7 @@ impl BoardInput {
             selected,
             cursor: RwSignal::new(0),
             size: (width, height),
+            picked: StoredValue::new(None),
         }
     }
 
@@ -266,6 +272,11 @@ impl BoardInput {
             }
             if let Some(to) = self.point(&ev).and_then(|(x, y)| hit(x, y)) {
                 if to != d.from {
+                    self.picked.set_value(Some(Picked {
+                        from: d.from,
+                        to,
+                        dropped: true,
+                    }));
                     drop_on(d.from, to);
                 }
             }
@@ -371,7 +382,7 @@ impl BoardInput {
 /// target of the selected piece moves it, a press on one of the mover's
 /// pieces (`own`) selects it, any other press clears the selection.
 pub fn select_and_move<M: Send + Sync + 'static>(
-    selected: RwSignal<Option<u8>>,
+    input: BoardInput,
     enabled: Signal<bool>,
     on_move: Callback<M>,
     move_between: impl Fn(u8, u8) -> Option<M> + Copy + 'static,
@@ -382,6 +393,7 @@ pub fn select_and_move<M: Send + Sync + 'static>(
     impl Fn(u8) -> bool + Copy + 'static,
     impl Fn(u8, u8) + Copy + 'static,
 ) {
+    let selected = input.selected;
     let play = move |from: u8, to: u8| -> bool {
         match move_between(from, to).filter(|_| enabled.get_untracked()) {
             Some(mv) => {
@@ -395,6 +407,13 @@ pub fn select_and_move<M: Send + Sync + 'static>(
     let press = move |spot: u8| -> bool {
         if !enabled.get_untracked() {
             return false;
+        }
+        if let Some(from) = selected.get_untracked() {
+            input.picked.set_value(Some(Picked {
+                from,
+                to: spot,
+                dropped: false,
+            }));
         }
         if selected
             .get_untracked()
@@ -420,7 +439,8 @@ pub fn select_and_move<M: Send + Sync + 'static>(
 impl BoardInput {
     /// [`BoardInput::svg`] for a square [`Grid`]: its hit test, centres and
     /// a layer of coordinate labels over `squares`, then the marked move
-    /// (`name` names a square), then the dragged piece.
+    /// (`name` names a square), then `over` (the travelling and the dragged
+    /// piece).
     #[allow(clippy::too_many_arguments)]
     pub fn grid_svg(
         self,
@@ -432,7 +452,7 @@ impl BoardInput {
         squares: impl IntoView + 'static,
         marked: Signal<Option<Mark>>,
         name: fn(u8) -> String,
-        ghost: impl IntoView + 'static,
+        over: impl IntoView + 'static,
     ) -> impl IntoView {
         let coords = (0..grid.n * grid.n)
             .map(|sq| grid.coord_labels(sq))
@@ -448,7 +468,7 @@ impl BoardInput {
                 squares,
                 view! { <g class="coords" aria-hidden="true">{coords}</g> },
                 mark_layer(marked, move |sq| grid.centre(sq), name),
-                ghost,
+                over,
             ),
         )
     }

@@ -8,7 +8,10 @@
 
 use leptos::prelude::*;
 
-use super::{select_and_move, spot_label, white_black, BoardInput, BoardProps, Grid, CELL};
+use super::motion::{fresh_move, travel_layer};
+use super::{
+    select_and_move, spot_label, white_black, Arrival, BoardInput, BoardProps, Grid, Travel, CELL,
+};
 use crate::games::stones::{square_name, Square, Stones, StonesMove};
 use crate::games::{Game, Record, Side};
 use crate::t;
@@ -23,6 +26,21 @@ fn move_between(pos: &Stones, from: Square, to: Square) -> Option<StonesMove> {
 /// The last move of a record, if any.
 fn last_move(record: &Record<Stones>) -> Option<StonesMove> {
     record.moves().last().copied()
+}
+
+/// How the stone of the last move travels (see [`super::motion`]): a
+/// slide glides, a jump hops over the stone it pins or frees.
+fn arrival(record: &Record<Stones>, grid: Grid) -> Option<Arrival> {
+    let m = last_move(record)?;
+    Some(Arrival {
+        to: m.to,
+        origin: grid.centre(m.from),
+        travel: if m.jumped.is_some() {
+            Travel::Hop
+        } else {
+            Travel::Slide
+        },
+    })
 }
 
 /// The interactive Stones! board.
@@ -42,6 +60,7 @@ pub fn StonesBoard(props: BoardProps<Stones>) -> impl IntoView {
     let input = BoardInput::new(grid.size(), grid.size(), record);
     let selected = input.selected;
     let last = Memo::new(move |_| record.with(last_move));
+    let fresh = fresh_move(record, input, move |r, _| arrival(r, grid));
     let options = Memo::new(move |_| {
         selected
             .get()
@@ -51,7 +70,7 @@ pub fn StonesBoard(props: BoardProps<Stones>) -> impl IntoView {
 
     // A pinned stone can be selected too; it just shows no targets.
     let (press, drop_on) = select_and_move(
-        selected,
+        input,
         enabled,
         on_move,
         move |from, to| record.with_untracked(|r| move_between(r.position(), from, to)),
@@ -125,12 +144,15 @@ pub fn StonesBoard(props: BoardProps<Stones>) -> impl IntoView {
             };
             let stone = move || {
                 let (side, pinned) = record.with(|r| r.position().stone_at(sq))?;
-                let l = last.get();
+                let jumped = fresh.get().is_some() && last.get().is_some_and(|m| m.jumped == Some(sq));
                 let cls = format!(
-                    "piece {}{}{}",
+                    "piece {}{}",
                     if side == Side::First { "pw" } else { "pb" },
-                    if l.is_some_and(|m| m.jumped == Some(sq)) { if pinned { " pin-now" } else { " free-now" } } else { "" },
-                    if l.is_some_and(|m| m.to == sq) { " fresh" } else { "" },
+                    match (jumped, pinned) {
+                        (false, _) => "",
+                        (true, true) => " pin-now",
+                        (true, false) => " free-now",
+                    },
                 );
                 Some(stone_shape(pinned, cx, cy, cls))
             };
@@ -152,7 +174,7 @@ pub fn StonesBoard(props: BoardProps<Stones>) -> impl IntoView {
                    on:keydown=input.on_key(sq, press, move |s| grid.centre(s), grid.n * grid.n)>
                     <rect class="cell" x=x y=y width=CELL height=CELL/>
                     {hint}
-                    <g class:lifted=move || input.dragging().is_some_and(|d| d.from == sq)>{stone}</g>
+                    {input.slot(sq, fresh, stone)}
                 </g>
             }
         })
@@ -169,6 +191,17 @@ pub fn StonesBoard(props: BoardProps<Stones>) -> impl IntoView {
             format!("piece ghost {colour}"),
         ))
     };
+    let travel = travel_layer(
+        fresh,
+        move |sq| grid.centre(sq),
+        square_name,
+        move |sq| {
+            let (side, pinned) = record.with_untracked(|r| r.position().stone_at(sq))?;
+            let colour = if side == Side::First { "pw" } else { "pb" };
+            let (cx, cy) = grid.centre(sq);
+            Some(stone_shape(pinned, cx, cy, format!("pic {colour}")))
+        },
+    );
 
     input.grid_svg(
         grid,
@@ -179,7 +212,7 @@ pub fn StonesBoard(props: BoardProps<Stones>) -> impl IntoView {
         squares,
         marked,
         square_name,
-        ghost,
+        (travel, ghost),
     )
 }
 
