@@ -42,6 +42,8 @@ test('a short game with clicks, a drag, pause and a new game', async () => {
   await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
   await page.mouse.down();
   await page.mouse.move(to.x + to.width / 2, to.y + to.height / 2, { steps: 8 });
+  // The piece under the pointer is drawn in the mover's colours.
+  assert.equal(await page.locator('.piece.ghost.po').count(), 1, 'the dragged O piece is drawn as an O');
   await page.mouse.up();
   assert.equal(await page.locator('[data-square=g5] .piece.po').count(), 1);
   assert.equal(await page.locator('[data-square=g7] .piece').count(), 0);

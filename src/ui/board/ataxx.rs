@@ -227,7 +227,12 @@ pub fn AtaxxBoard(props: BoardProps<Ataxx>) -> impl IntoView {
     let ghost = move || {
         let d = input.dragging()?;
         let side = record.with(|r| r.position().piece_at(d.from))?;
-        Some(piece_shape(side, d.x, d.y, "piece ghost".to_string()))
+        Some(piece_shape(
+            side,
+            d.x,
+            d.y,
+            format!("piece ghost {}", side_class(side)),
+        ))
     };
     let travel = travel_layer(
         fresh,
