@@ -132,6 +132,7 @@ fn rules_keys_reached() -> BTreeSet<String> {
             keys.insert(s.heading);
             keys.extend(s.paragraphs);
             keys.extend(s.bullets);
+            keys.extend(s.diagrams);
         }
     }
     keys

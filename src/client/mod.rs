@@ -2,6 +2,7 @@
 //! held in signals by the components in `ui` and drawn by them.
 //!
 //! - [`clock`]: the per-move clock, computed from injected timestamps.
+//! - [`diagram`]: the rules pages' board diagrams: positions and moves.
 //! - [`local`]: a game on this device (two players or against the
 //!   computer): record, undo/redo and review, forced moves, the clock rules,
 //!   timeouts, pause, a dialog over the board, resume after a reload.
@@ -11,6 +12,7 @@
 //! - [`score`]: the computer's score in words ("+0.35", "wins in 3").
 
 pub mod clock;
+pub mod diagram;
 pub mod local;
 pub mod mark;
 pub mod review;

@@ -331,12 +331,16 @@ pub struct RulesSection {
     pub heading: String,
     pub paragraphs: Vec<String>,
     pub bullets: Vec<String>,
+    /// Captions of the section's board diagrams (`.d1`, `.d2`, …), drawn
+    /// after its text; each names a [`crate::client::diagram::Diagram`].
+    pub diagrams: Vec<String>,
 }
 
 /// The keys of a game's rules page, derived from the English table so a
 /// translator only edits text: `rules.GAME.summary`, then sections
 /// `rules.GAME.s1.heading`, `.s1.p1`, `.s1.p2`, … (paragraphs, shown first)
-/// and `.s1.b1`, … (bullet points), numbered from 1 without gaps.
+/// and `.s1.b1`, … (bullet points), then `.s1.d1`, … (captions of board
+/// diagrams), numbered from 1 without gaps.
 pub fn rules_sections(game: &str) -> Vec<RulesSection> {
     let en = table(Lang::En);
     let numbered = |prefix: &str| -> Vec<String> {
@@ -352,6 +356,7 @@ pub fn rules_sections(game: &str) -> Vec<RulesSection> {
             heading: format!("{p}heading"),
             paragraphs: numbered(&format!("{p}p")),
             bullets: numbered(&format!("{p}b")),
+            diagrams: numbered(&format!("{p}d")),
         })
         .collect()
 }

@@ -618,6 +618,7 @@ pub fn GameScreen<G: UiGame>(
             flipped: bottom.get() == Side::Second,
             on_stuck,
             marked,
+            read_only: None,
         })
     };
     let total = move || record.with(|r| r.moves().len());

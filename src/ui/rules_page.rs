@@ -1,11 +1,20 @@
 //! A rules page (`?rules=stones`): the game's rules text from the language
 //! tables (`rules.GAME.…` keys, see [`crate::i18n::rules_sections`]) laid
-//! out, with a button to start playing.
+//! out, with a button to start playing. A section's board diagrams
+//! ([`crate::client::diagram`]) follow its text, drawn by the game's own
+//! board component in its read-only mode: the position with its move drawn
+//! as the game screen draws a last move and a hint.
 
 use leptos::prelude::*;
 
+use super::board::BoardProps;
+use super::games::UiGame;
 use super::words::{game_title, use_lang};
 use super::Nav;
+use crate::client::diagram::{find, Diagram};
+use crate::games::ataxx::Ataxx;
+use crate::games::mill::Mill;
+use crate::games::stones::Stones;
 use crate::games::GameKind;
 use crate::i18n::{lookup, rules_sections, Lang};
 use crate::t;
@@ -38,12 +47,21 @@ pub fn RulesView(kind: GameKind) -> impl IntoView {
                     .collect_view();
                 view! { <ul>{items}</ul> }
             });
+            let diagrams = (!s.diagrams.is_empty()).then(|| {
+                let figures = s
+                    .diagrams
+                    .into_iter()
+                    .map(|k| view! { <RulesDiagram caption=k/> })
+                    .collect_view();
+                view! { <div class="rules-diagrams">{figures}</div> }
+            });
             let heading = s.heading;
             view! {
                 <section>
                     <h2>{move || rules_text(lang.get(), &heading)}</h2>
                     {paragraphs}
                     {bullets}
+                    {diagrams}
                 </section>
             }
         })
@@ -59,4 +77,59 @@ pub fn RulesView(kind: GameKind) -> impl IntoView {
             </button>
         </article>
     }
+}
+
+/// One board diagram with its caption (`caption` is its key).
+#[component]
+fn RulesDiagram(caption: String) -> impl IntoView {
+    let lang = use_lang();
+    let diagram = find(&caption)?;
+    let key = caption.clone();
+    let text = Signal::derive(move || rules_text(lang.get(), &key));
+    let label = Signal::derive(move || t!(lang.get(), "rules.diagram", caption = text.get()));
+    let board = match diagram.game {
+        GameKind::Ataxx => diagram_board::<Ataxx>(diagram, label),
+        GameKind::Stones => diagram_board::<Stones>(diagram, label),
+        GameKind::Mill => diagram_board::<Mill>(diagram, label),
+    }?;
+    Some(view! {
+        <figure class="rules-diagram" data-testid="rules-diagram" data-caption=caption>
+            {board}
+            <figcaption>{move || caption_words(text.get())}</figcaption>
+        </figure>
+    })
+}
+
+/// A caption's words, with move notation (c3-e5, d1-d2-d3, c3xf6-g7) kept
+/// on one line: a narrow caption would otherwise break it at its hyphen.
+fn caption_words(text: &str) -> Vec<AnyView> {
+    text.split(' ')
+        .enumerate()
+        .map(|(i, word)| {
+            let space = if i == 0 { "" } else { " " };
+            let word = word.to_string();
+            if word.contains('-') && word.chars().any(|c| c.is_ascii_digit()) {
+                view! { {space}<span class="nowrap">{word}</span> }.into_any()
+            } else {
+                view! { {space}{word} }.into_any()
+            }
+        })
+        .collect()
+}
+
+/// The read-only board of `diagram`: its position, the move drawn as a
+/// mark (and, when already played, as the last move). A diagram whose move
+/// is not legal is left out (tests/rules_diagrams.rs keeps them legal).
+fn diagram_board<G: UiGame>(diagram: &Diagram, label: Signal<String>) -> Option<AnyView> {
+    let (record, mv) = diagram.build::<G>().ok()?;
+    Some(G::board(BoardProps {
+        record: Signal::stored(record),
+        enabled: Signal::stored(false),
+        hints: Signal::stored(false),
+        on_move: Callback::new(|_| {}),
+        flipped: false,
+        on_stuck: Callback::new(|_| {}),
+        marked: Signal::stored(Some(G::mark(mv))),
+        read_only: Some(label),
+    }))
 }

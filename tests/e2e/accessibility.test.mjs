@@ -1,8 +1,8 @@
 // End to end: keyboard-only play and an automated accessibility check
 // (axe-core) of every screen, light and dark, with no serious violations:
-// home, settings, rules, each game, against the computer, paused, the
-// result card, the review and a link error (the online screens are in
-// online.test.mjs).
+// home, settings, the three rules pages (with their board diagrams), each
+// game, against the computer, paused, the result card, the review and a
+// link error (the online screens are in online.test.mjs).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { openPage, useApp, axe } from './harness.mjs';
@@ -46,7 +46,9 @@ const won = `?game=ataxx&pos=${encodeURIComponent('7/7/7/7/7/5x1/6o x 0 1')}&mov
 // [name, link, what shows the screen is ready, what to do there first]
 const screens = [
   ['home', '', '[data-testid=card-ataxx]'],
-  ['rules', '?rules=mill', '[data-testid=rules-page]'],
+  ['rules', '?rules=mill', '[data-testid=rules-diagram] svg'],
+  ['rules (territory duel)', '?rules=ataxx', '[data-testid=rules-diagram] svg'],
+  ['rules (stones)', '?rules=stones', '[data-testid=rules-diagram] svg'],
   ['territory duel', '?game=ataxx&moves=b6.b2', '[data-square=a7]'],
   ['stones', '?game=stones&moves=a1-c3.h8-e5.c3xe5-f6', '[data-square=h8]'],
   ['mill', '?game=mill&moves=a7.b6.d7.d6.g7', '[data-point=d6]'],

@@ -106,10 +106,11 @@ pub fn AtaxxBoard(props: BoardProps<Ataxx>) -> impl IntoView {
         flipped,
         on_stuck,
         marked,
+        read_only,
     } = props;
     let lang = use_lang();
     let grid = Grid { n: 7, flipped };
-    let input = BoardInput::new(grid.size(), grid.size(), record);
+    let input = BoardInput::new(grid.size(), grid.size(), record).read_only(read_only);
     let selected = input.selected;
     let last = Memo::new(move |_| record.with(last_move));
     let fresh = fresh_move(record, input, move |r, picked| arrival(r, picked, grid));
@@ -158,6 +159,7 @@ pub fn AtaxxBoard(props: BoardProps<Ataxx>) -> impl IntoView {
                     (has(jump_t, sq), " target-jump"),
                     (l.from == Some(sq), " last-from"),
                     (l.to == Some(sq), " last-to"),
+                    (has(l.flipped, sq), " last-flipped"),
                 ] {
                     if on {
                         c.push_str(class);
@@ -212,15 +214,16 @@ pub fn AtaxxBoard(props: BoardProps<Ataxx>) -> impl IntoView {
                     None
                 }
             };
-            view! {
-                <g class=cls role="button" tabindex=input.tabindex(sq) aria-label=label data-square=name
-                   data-spot=sq on:focus=move |_| input.cursor.set(sq)
+            let spot = view! {
+                <g class=cls role=input.spot_role() tabindex=input.tabindex(sq) aria-label=input.spot_label(label) data-square=name
+                   data-spot=sq
                    on:keydown=input.on_key(sq, press, move |s| grid.centre(s), grid.n * grid.n)>
                     <rect class="cell" x=x y=y width=CELL height=CELL/>
                     {hint}
                     {input.slot(sq, fresh, piece)}
                 </g>
-            }
+            };
+            input.spot_focus(spot, sq)
         })
         .collect_view();
 

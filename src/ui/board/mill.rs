@@ -133,12 +133,17 @@ pub fn MillBoard(props: BoardProps<Mill>) -> impl IntoView {
         flipped,
         on_stuck,
         marked,
+        read_only,
     } = props;
     let lang = use_lang();
     let centre = move |p: Point| centre(p, flipped);
     let hit = move |x: f64, y: f64| hit(x, y, flipped);
     let height = BOARD + 2.0 * HAND;
-    let input = BoardInput::new(BOARD, height, record);
+    let mut input = BoardInput::new(BOARD, height, record).read_only(read_only);
+    if input.is_diagram() {
+        // A diagram shows the board without the hands.
+        input.crop = Some((0.0, HAND, BOARD, BOARD));
+    }
     let selected = input.selected;
     let diagonals = record.with_untracked(|r| r.position().rules().diagonal_lines);
     let legal = Memo::new(move |_| record.with(|r| r.position().legal_moves()));
@@ -314,9 +319,9 @@ pub fn MillBoard(props: BoardProps<Mill>) -> impl IntoView {
                     }
                 })
             };
-            view! {
-                <g class=cls role="button" tabindex=input.tabindex(p) aria-label=label data-point=name
-                   data-spot=p on:focus=move |_| input.cursor.set(p)
+            let spot = view! {
+                <g class=cls role=input.spot_role() tabindex=input.tabindex(p) aria-label=input.spot_label(label) data-point=name
+                   data-spot=p
                    on:keydown=input.on_key(p, press, centre, POINTS as u8)>
                     <rect class="hit" x=cx - CELL / 2.0 y=cy - CELL / 2.0 width=CELL height=CELL/>
                     <circle class="dot" cx=cx cy=cy r="9"/>
@@ -324,7 +329,8 @@ pub fn MillBoard(props: BoardProps<Mill>) -> impl IntoView {
                     {input.slot(p, fresh_mv, piece)}
                     {hint}
                 </g>
-            }
+            };
+            input.spot_focus(spot, p)
         })
         .collect_view();
 

@@ -11,7 +11,9 @@ pub mod mill;
 pub mod motion;
 pub mod stones;
 
+use leptos::ev::on;
 use leptos::prelude::*;
+use leptos::tachys::html::event::On;
 
 pub use crate::client::mark::Mark;
 use crate::games::{Game, Record, Side};
@@ -45,6 +47,9 @@ where
     /// A move to show on the board (a hint, the review's better move), or
     /// `None`; drawn by [`mark_layer`].
     pub marked: Signal<Option<Mark>>,
+    /// `Some(label)`: a read-only diagram (the rules pages): one image named
+    /// `label`, with no input and nothing in the tab order.
+    pub read_only: Option<Signal<String>>,
 }
 
 /// Radius of the rings on a mark's ends, in board units.
@@ -160,6 +165,11 @@ pub struct BoardInput {
     /// The spots of the last move the player made on this board, and
     /// whether it was dropped by a drag (see [`motion`]).
     pub picked: StoredValue<Option<Picked>>,
+    /// The part of the board drawn (x, y, width, height), when not all of it
+    /// (a Mill diagram leaves out the hands).
+    pub crop: Option<(f64, f64, f64, f64)>,
+    /// A read-only diagram's label (see [`BoardProps::read_only`]).
+    pub read_only: Option<Signal<String>>,
 }
 
 impl BoardInput {
@@ -178,7 +188,53 @@ impl BoardInput {
             cursor: RwSignal::new(0),
             size: (width, height),
             picked: StoredValue::new(None),
+            crop: None,
+            read_only: None,
         }
+    }
+
+    /// This controller for a read-only diagram named `label` when it is
+    /// `Some` (see [`BoardProps::read_only`]).
+    pub fn read_only(mut self, label: Option<Signal<String>>) -> Self {
+        self.read_only = label;
+        self
+    }
+
+    /// Whether the board is a read-only diagram.
+    pub fn is_diagram(&self) -> bool {
+        self.read_only.is_some()
+    }
+
+    /// The `role` of a spot: a button, except in a diagram, which is one
+    /// image (its parts have no role).
+    pub fn spot_role(&self) -> Option<&'static str> {
+        (!self.is_diagram()).then_some("button")
+    }
+
+    /// A spot's element with its focus handler (the focused spot becomes
+    /// the keyboard cursor), except in a diagram: Chromium makes an SVG
+    /// element with a focus listener focusable, even without a `tabindex`.
+    pub fn spot_focus<V>(self, el: V, spot: u8) -> AnyView
+    where
+        V: AddAnyAttr + IntoView + 'static,
+        V::Output<On<leptos::ev::focus, Box<dyn FnMut(web_sys::FocusEvent)>>>: IntoView + 'static,
+    {
+        if self.is_diagram() {
+            el.into_any()
+        } else {
+            let cursor = self.cursor;
+            let handler: Box<dyn FnMut(web_sys::FocusEvent)> = Box::new(move |_| cursor.set(spot));
+            el.add_any_attr(on(leptos::ev::focus, handler)).into_any()
+        }
+    }
+
+    /// A spot's spoken label, except in a diagram (named as a whole).
+    pub fn spot_label(
+        &self,
+        label: impl Fn() -> String + Send + Sync + 'static,
+    ) -> impl Fn() -> Option<String> + Send + Sync + 'static {
+        let diagram = self.is_diagram();
+        move || (!diagram).then(&label)
     }
 
     /// The pointer position in board units.
@@ -335,8 +391,10 @@ impl BoardInput {
 
     /// `tabindex` of a spot: only the cursor is in the tab order (a roving
     /// tab index), so Tab enters and leaves the board in one step.
-    pub fn tabindex(self, spot: u8) -> impl Fn() -> i32 + Copy + 'static {
-        move || if self.cursor.get() == spot { 0 } else { -1 }
+    /// A diagram's spots are in no tab order at all.
+    pub fn tabindex(self, spot: u8) -> impl Fn() -> Option<i32> + Copy + 'static {
+        let diagram = self.is_diagram();
+        move || (!diagram).then(|| if self.cursor.get() == spot { 0 } else { -1 })
     }
 
     /// The piece being dragged, if the pointer has left its spot.
@@ -359,13 +417,19 @@ impl BoardInput {
         content: impl IntoView + 'static,
     ) -> impl IntoView {
         let (w, h) = self.size;
+        let (x0, y0, cw, ch) = self.crop.unwrap_or((0.0, 0.0, w, h));
+        let read_only = self.read_only;
+        let diagram = if read_only.is_some() { " diagram" } else { "" };
         view! {
             <svg
                 node_ref=self.svg_ref
-                class=format!("board {class}")
-                viewBox=format!("0 0 {w} {h}")
-                role="group"
-                aria-label=label
+                class=format!("board {class}{diagram}")
+                viewBox=format!("{x0} {y0} {cw} {ch}")
+                role=if read_only.is_some() { "img" } else { "group" }
+                aria-label=move || match read_only {
+                    Some(l) => l.get(),
+                    None => label.get().to_string(),
+                }
                 on:pointerdown=self.on_down(hit, press)
                 on:pointermove=self.on_move(centre, CELL * 0.3)
                 on:pointerup=self.on_up(hit, drop_on)

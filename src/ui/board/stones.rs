@@ -54,10 +54,11 @@ pub fn StonesBoard(props: BoardProps<Stones>) -> impl IntoView {
         flipped,
         on_stuck,
         marked,
+        read_only,
     } = props;
     let lang = use_lang();
     let grid = Grid { n: 8, flipped };
-    let input = BoardInput::new(grid.size(), grid.size(), record);
+    let input = BoardInput::new(grid.size(), grid.size(), record).read_only(read_only);
     let selected = input.selected;
     let last = Memo::new(move |_| record.with(last_move));
     let fresh = fresh_move(record, input, move |r, _| arrival(r, grid));
@@ -168,15 +169,16 @@ pub fn StonesBoard(props: BoardProps<Stones>) -> impl IntoView {
                     view! { <circle class="hint hint-clone" cx=cx cy=cy r="13"/> }.into_any()
                 })
             };
-            view! {
-                <g class=cls role="button" tabindex=input.tabindex(sq) aria-label=label data-square=name
-                   data-spot=sq on:focus=move |_| input.cursor.set(sq)
+            let spot = view! {
+                <g class=cls role=input.spot_role() tabindex=input.tabindex(sq) aria-label=input.spot_label(label) data-square=name
+                   data-spot=sq
                    on:keydown=input.on_key(sq, press, move |s| grid.centre(s), grid.n * grid.n)>
                     <rect class="cell" x=x y=y width=CELL height=CELL/>
                     {hint}
                     {input.slot(sq, fresh, stone)}
                 </g>
-            }
+            };
+            input.spot_focus(spot, sq)
         })
         .collect_view();
 

@@ -142,6 +142,7 @@ pub fn OnlineGame<G: UiGame>(
         on_stuck,
         // Online there is no hint to show.
         marked: Signal::stored(None),
+        read_only: None,
     });
 
     // Words, in the language of the moment.
