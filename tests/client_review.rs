@@ -3,7 +3,9 @@
 //! move the computer preferred to each marked move.
 
 use stoneplay::ai::MATE;
-use stoneplay::client::review::{clamp, worst_moves, Analysis, CLAMP};
+use stoneplay::client::review::{
+    clamp, move_ticks, pieces_label, score_axis, worst_moves, Analysis, CLAMP,
+};
 use stoneplay::games::mill::{parse_point, Mill, MillMove, MillRules};
 use stoneplay::games::Side::{self, First, Second};
 use stoneplay::games::{Game, Record};
@@ -113,4 +115,50 @@ fn the_better_move_is_the_computers_move_before_the_marked_one() {
         best: a.best[..2].to_vec(),
     };
     assert_eq!(early.better_move(&record, 5), None);
+}
+
+/// The graph's score axis fits the largest score in 1, 2, 5 or 10 pieces
+/// and labels the range, its half and 0, in pieces.
+#[test]
+fn the_score_axis_fits_the_scores_in_whole_steps_and_labels_them_in_pieces() {
+    assert_eq!(score_axis(&[]), (100, vec![100, 50, 0, -50, -100]));
+    assert_eq!(score_axis(&[0, 30, -100]).0, 100);
+    assert_eq!(score_axis(&[0, 30, -101]).0, 200);
+    assert_eq!(score_axis(&[0, 450, -300]).0, 500);
+    assert_eq!(
+        score_axis(&[0, 20, CLAMP]),
+        (CLAMP, vec![1000, 500, 0, -500, -1000])
+    );
+    let labels: Vec<String> = score_axis(&[0, 120])
+        .1
+        .into_iter()
+        .map(pieces_label)
+        .collect();
+    assert_eq!(labels, ["+2", "+1", "0", "−1", "−2"]);
+    let labels: Vec<String> = score_axis(&[-80]).1.into_iter().map(pieces_label).collect();
+    assert_eq!(labels, ["+1", "+0.5", "0", "−0.5", "−1"]);
+    assert_eq!(pieces_label(-250), "−2.5");
+}
+
+/// The move axis labels move numbers at a step of 1, 2, 5, 10, 20, 50, …
+/// with no more labels than asked for.
+#[test]
+fn the_move_axis_labels_move_numbers_at_a_round_step() {
+    assert_eq!(move_ticks(0, 6), Vec::<usize>::new());
+    assert_eq!(move_ticks(1, 6), [1]);
+    assert_eq!(move_ticks(6, 6), [1, 2, 3, 4, 5, 6]);
+    assert_eq!(move_ticks(7, 6), [2, 4, 6]);
+    assert_eq!(move_ticks(13, 6), [2, 4, 6, 8, 10, 12]);
+    assert_eq!(move_ticks(14, 6), [5, 10]);
+    assert_eq!(move_ticks(45, 6), [10, 20, 30, 40]);
+    assert_eq!(move_ticks(60, 6), [10, 20, 30, 40, 50, 60]);
+    assert_eq!(move_ticks(70, 6), [20, 40, 60]);
+    assert_eq!(move_ticks(250, 6), [50, 100, 150, 200, 250]);
+    for total in 0..500 {
+        let t = move_ticks(total, 6);
+        assert!(
+            t.len() <= 6 && t.iter().all(|&n| (1..=total).contains(&n)),
+            "{total}: {t:?}"
+        );
+    }
 }

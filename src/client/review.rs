@@ -26,6 +26,51 @@ pub fn clamp(score: i32) -> i32 {
     }
 }
 
+/// The score axis of the graph for `evals` (hundredths of a piece): its
+/// half-range, the smallest of 1, 2, 5 and 10 pieces that holds every
+/// score (a win is drawn at 10), and the scores to label, top to bottom:
+/// the range, half of it, 0 and their negatives.
+pub fn score_axis(evals: &[i32]) -> (i32, Vec<i32>) {
+    let most = evals.iter().map(|v| v.abs()).max().unwrap_or(0);
+    let range = [100, 200, 500, CLAMP]
+        .into_iter()
+        .find(|&r| most <= r)
+        .unwrap_or(CLAMP);
+    (range, vec![range, range / 2, 0, -range / 2, -range])
+}
+
+/// A score axis label in pieces, from the first player's side: "+5",
+/// "+0.5", "0", "−2".
+pub fn pieces_label(score: i32) -> String {
+    let sign = match score.signum() {
+        1 => "+",
+        -1 => "−",
+        _ => "",
+    };
+    let a = score.unsigned_abs();
+    if a.is_multiple_of(100) {
+        format!("{sign}{}", a / 100)
+    } else {
+        format!("{sign}{}", f64::from(a) / 100.0)
+    }
+}
+
+/// The move numbers labelled on the graph's move axis for a game of
+/// `total` moves: the multiples of the smallest step of 1, 2, 5, 10, 20,
+/// 50, … that labels at most `most` of them (move `n` is the position after
+/// the `n`-th move, as the review's mistakes number them).
+pub fn move_ticks(total: usize, most: usize) -> Vec<usize> {
+    let most = most.max(1);
+    let mut step = 1;
+    for k in 0.. {
+        step = [1, 2, 5][k % 3] * 10usize.pow((k / 3) as u32);
+        if total / step <= most {
+            break;
+        }
+    }
+    (1..=total / step).map(|i| i * step).collect()
+}
+
 /// The moves where the evaluation fell most for the player who moved:
 /// (ply after the move, drop), largest first. `evals` are from the first
 /// player's side, one per position (the start is 0); `movers[i]` made move

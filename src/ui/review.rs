@@ -1,6 +1,7 @@
 //! Review after a game: the computer evaluates every position (in the
-//! worker, one after another), the evaluation is drawn as a small graph
-//! from the first player's side, and the moves where it dropped most for
+//! worker, one after another), the evaluation is drawn as a graph from the
+//! first player's side (a score axis in pieces with its 0 line, a move
+//! axis with move numbers), and the moves where it dropped most for
 //! the player who made them are marked. Clicking the graph shows that
 //! position; clicking a marked move shows the position before it with the
 //! move the computer preferred drawn on the board and named below it.
@@ -14,7 +15,7 @@ use super::ai::Ai;
 use super::games::UiGame;
 use super::words::use_lang;
 use crate::ai::Level;
-use crate::client::review::{worst_moves, Analysis, CLAMP};
+use crate::client::review::{move_ticks, pieces_label, score_axis, worst_moves, Analysis, CLAMP};
 use crate::client::score::format_score;
 use crate::games::{Record, Side};
 use crate::protocol::{Request, Response};
@@ -22,6 +23,14 @@ use crate::t;
 
 /// Thinking time per position.
 const PER_POSITION_MS: u64 = 250;
+/// The plot's size in its own units: drawn stretched to the panel's width
+/// and [`PLOT_H`] units (CSS pixels) high.
+const PLOT_W: f64 = 300.0;
+const PLOT_H: f64 = 160.0;
+/// Room above and below the score range, so the top and bottom marks show.
+const PLOT_PAD: f64 = 8.0;
+/// At most this many move numbers on the move axis (they fit a phone).
+const MOVE_LABELS: usize = 6;
 
 /// The review panel of a finished game.
 #[component]
@@ -122,7 +131,7 @@ pub fn Review<G: UiGame>(
         }
     });
 
-    let (w, h) = (300.0, 80.0);
+    let (w, h) = (PLOT_W, PLOT_H);
     let x_of = move |ply: usize| {
         if total == 0 {
             0.0
@@ -130,19 +139,25 @@ pub fn Review<G: UiGame>(
             ply as f64 / total as f64 * w
         }
     };
-    let y_of = move |v: i32| h / 2.0 - f64::from(v) / 1_000.0 * (h / 2.0 - 4.0);
+    // The score axis follows the scores so far (1, 2, 5 or 10 pieces).
+    let axis = Memo::new(move |_| evals.with(|e| score_axis(e)));
+    let y_of = move |v: i32, range: i32| {
+        h / 2.0 - f64::from(v) / f64::from(range.max(1)) * (h / 2.0 - PLOT_PAD)
+    };
+    let ticks = StoredValue::new(move_ticks(total, MOVE_LABELS));
     let graph = move || {
         let e = evals.get();
+        let (range, scores) = axis.get();
         let points: Vec<String> = e
             .iter()
             .enumerate()
-            .map(|(i, &v)| format!("{:.1},{:.1}", x_of(i), y_of(v)))
+            .map(|(i, &v)| format!("{:.1},{:.1}", x_of(i), y_of(v, range)))
             .collect();
         let worst = movers.with_value(|m| worst_moves(&e, m));
         let marks = worst
             .iter()
             .map(|&(ply, _)| {
-                let (x, y) = (x_of(ply), y_of(e[ply]));
+                let (x, y) = (x_of(ply), y_of(e[ply], range));
                 view! { <circle class="review-mark" cx=x cy=y r="4"/> }
             })
             .collect_view();
@@ -150,12 +165,52 @@ pub fn Review<G: UiGame>(
             let x = x_of(p);
             view! { <line class="review-cursor" x1=x y1="0" x2=x y2=h/> }
         });
+        let rows = scores
+            .into_iter()
+            .filter(|&v| v != 0)
+            .map(|v| {
+                let y = y_of(v, range);
+                view! { <line class="review-grid" x1="0" y1=y x2=w y2=y/> }
+            })
+            .collect_view();
+        let columns = ticks.with_value(|t| {
+            t.iter()
+                .map(|&n| {
+                    let x = x_of(n);
+                    view! { <line class="review-grid" x1=x y1="0" x2=x y2=h/> }
+                })
+                .collect_view()
+        });
         view! {
-            <line class="review-axis" x1="0" y1=h / 2.0 x2=w y2=h / 2.0/>
+            {rows}
+            {columns}
+            <line class="review-axis" data-testid="review-zero" x1="0" y1=h / 2.0 x2=w y2=h / 2.0/>
             <polyline class="review-line" points=points.join(" ")/>
             {marks}
             {cursor}
         }
+    };
+    // The axes' labels are HTML beside and under the plot, so they keep
+    // their size however the plot is stretched; placed in percent of it.
+    let score_labels = move || {
+        let (range, scores) = axis.get();
+        scores
+            .into_iter()
+            .map(|v| {
+                let top = y_of(v, range) / h * 100.0;
+                view! { <span style=format!("top: {top:.2}%")>{pieces_label(v)}</span> }
+            })
+            .collect_view()
+    };
+    let move_labels = move || {
+        ticks.with_value(|t| {
+            t.iter()
+                .map(|&n| {
+                    let left = x_of(n) / w * 100.0;
+                    view! { <span style=format!("left: {left:.2}%")>{n}</span> }
+                })
+                .collect_view()
+        })
     };
     let on_graph_click = move |ev: leptos::ev::MouseEvent| {
         let Some(target) = ev.current_target() else {
@@ -255,11 +310,21 @@ pub fn Review<G: UiGame>(
                 </button>
             </div>
             <Show when=move || !analysis.with(Analysis::is_empty)>
-                <svg class="review-graph" viewBox=format!("0 0 {w} {h}") preserveAspectRatio="none"
-                     role="img" aria-label=move || t!(lang.get(), "review.graph_aria")
-                     on:click=on_graph_click data-testid="review-graph">
-                    {graph}
-                </svg>
+                <div class="review-chart" data-testid="review-chart">
+                    <span class="review-y-title" data-testid="review-y-title">
+                        {move || t!(lang.get(), "review.axis_score")}
+                    </span>
+                    <div class="review-y" data-testid="review-y" aria-hidden="true">{score_labels}</div>
+                    <svg class="review-graph" viewBox=format!("0 0 {w} {h}") preserveAspectRatio="none"
+                         role="img" aria-label=move || t!(lang.get(), "review.graph_aria")
+                         on:click=on_graph_click data-testid="review-graph">
+                        {graph}
+                    </svg>
+                    <div class="review-x" data-testid="review-x" aria-hidden="true">{move_labels}</div>
+                    <span class="review-x-title" data-testid="review-x-title">
+                        {move || t!(lang.get(), "review.axis_move")}
+                    </span>
+                </div>
                 <ul class="review-mistakes" data-testid="mistakes">{mistakes}</ul>
             </Show>
         </section>
