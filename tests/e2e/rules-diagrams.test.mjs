@@ -24,7 +24,7 @@ const PAGES = {
     ['rules.stones.s3.d1', 'Which stones can be jumped', ['[data-testid=mark-arrow][data-from=c3][data-to=g7]',
       '[data-square=f6].last-jumped .piece.pb.pinned']],
     ['rules.stones.s3.d2', 'Which stones can be jumped', ['[data-testid=mark-arrow][data-from=d4][data-to=f6]',
-      '[data-square=e5].last-jumped .piece.pw.free-now']],
+      '[data-square=e5].last-jumped .piece.pw:not(.pinned)']],
   ],
   mill: [
     ['rules.mill.s2.d1', 'Your move', ['[data-testid=mark-arrow][data-from=g1][data-to=b6]', '[data-point=b6].last-to .piece.pw']],
