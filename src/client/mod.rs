@@ -7,6 +7,7 @@
 //!   computer): record, undo/redo and review, forced moves, the clock rules,
 //!   timeouts, pause, a dialog over the board, resume after a reload.
 //! - [`mark`]: which spots a move touches, for drawing a hint on the board.
+//! - [`moves`]: the move list's rows, shared by the local and online screens.
 //! - [`review`]: the review after a game: its scores, the biggest drops and
 //!   the moves the computer preferred.
 //! - [`score`]: the computer's score in words ("+0.35", "wins in 3").
@@ -15,6 +16,7 @@ pub mod clock;
 pub mod diagram;
 pub mod local;
 pub mod mark;
+pub mod moves;
 pub mod review;
 pub mod score;
 
