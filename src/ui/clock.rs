@@ -63,11 +63,33 @@ pub fn ClockView(
     };
     let low = move || left().is_some_and(|ms| ms <= 5_000.0) && active.get();
     view! {
-        <div class="clock" class:low=low class:idle=move || !active.get() class:over=move || over.get() role="timer"
-             aria-label=move || t!(lang.get(), "clock.aria", time = text())>
-            <span class="clock-text" data-testid="clock">{text}</span>
+        <ClockFace text=Signal::derive(text) fraction=Signal::derive(fraction) low=Signal::derive(low)
+            idle=Signal::derive(move || !active.get()) over=over
+            label=Signal::derive(move || t!(lang.get(), "clock.aria", time = text()))/>
+    }
+}
+
+/// How a clock looks, local or online: the time, a bar that empties, and
+/// its state as classes (low on time, not running, game over).
+#[component]
+pub fn ClockFace(
+    #[prop(into)] text: Signal<String>,
+    /// How much of the move's time is left, 0 to 1.
+    #[prop(into)]
+    fraction: Signal<f64>,
+    #[prop(into)] low: Signal<bool>,
+    #[prop(into)] idle: Signal<bool>,
+    #[prop(into)] over: Signal<bool>,
+    /// What a screen reader says.
+    #[prop(into)]
+    label: Signal<String>,
+) -> impl IntoView {
+    view! {
+        <div class="clock" class:low=move || low.get() class:idle=move || idle.get() class:over=move || over.get() role="timer"
+             aria-label=move || label.get()>
+            <span class="clock-text" data-testid="clock">{move || text.get()}</span>
             <span class="clock-bar" aria-hidden="true">
-                <span class="clock-fill" style:width=move || format!("{:.1}%", fraction() * 100.0)></span>
+                <span class="clock-fill" style:width=move || format!("{:.1}%", fraction.get() * 100.0)></span>
             </span>
         </div>
     }

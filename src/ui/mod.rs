@@ -19,6 +19,7 @@ pub mod notation;
 pub mod online;
 pub mod review;
 pub mod rules_page;
+pub mod screen;
 pub mod settings;
 pub mod share;
 pub mod sound;

@@ -4,9 +4,9 @@
 
 use leptos::prelude::*;
 
-use super::game::clock_options;
 use super::games::UiGame;
 use super::link::Loaded;
+use super::screen::controls::clock_options;
 use super::store::Settings;
 use super::words::{game_title, level_name, use_lang};
 use super::{mill_rules, online, Nav, Page};

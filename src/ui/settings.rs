@@ -6,8 +6,8 @@
 use leptos::prelude::*;
 use wasm_bindgen::prelude::*;
 
-use super::game::clock_options;
 use super::online;
+use super::screen::controls::clock_options;
 use super::store::{self, Settings, Theme};
 use super::words::{use_lang, Text};
 use crate::i18n::{self, Lang};

@@ -11,13 +11,13 @@ use leptos::prelude::*;
 use super::socket::Driver;
 use super::text;
 use super::OnlineLink;
+use crate::client::moves::{move_rows, Cell, Row};
 use crate::games::{Outcome, Record, Side};
 use crate::i18n::Lang;
 use crate::protocol::online::{ClientMsg, Event, GameState, Status};
 use crate::protocol::session::{Flash, Link};
 use crate::ui::board::BoardProps;
 use crate::ui::clock::{format_left, ticker};
-use crate::ui::game::move_rows;
 use crate::ui::games::{describe_outcome, UiGame};
 use crate::ui::sound::{self, Sound};
 use crate::ui::store::Settings;
@@ -494,8 +494,8 @@ pub fn OnlineGame<G: UiGame>(
                         record
                             .with(move_rows)
                             .into_iter()
-                            .map(|(number, first, second)| {
-                                let cell = move |c: Option<crate::ui::game::Cell>| {
+                            .map(|Row { number, first, second }| {
+                                let cell = move |c: Option<Cell>| {
                                     c.map(|c| view! { <span class="mv" class:current=c.ply == last>{c.text}</span> })
                                 };
                                 let first = cell(first).map(IntoAny::into_any)

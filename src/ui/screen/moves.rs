@@ -1,0 +1,117 @@
+//! The move list and its navigation: first, previous, next, back to the
+//! game, and which move the board shows. The rows come from
+//! [`crate::client::moves::move_rows`]; the current move stays in view.
+
+use leptos::prelude::*;
+
+use super::icon;
+use crate::client::moves::{Cell, Row};
+use crate::i18n::Lang;
+use crate::t;
+use crate::ui::words::use_lang;
+
+/// The move list. With `on_step` each move is a button that shows the
+/// position after it; without, the moves are text (online).
+#[component]
+pub fn MoveList(
+    #[prop(into)] rows: Signal<Vec<Row>>,
+    /// The ply the board shows; its move is marked current.
+    #[prop(into)]
+    current: Signal<usize>,
+    /// The list's accessible name.
+    aria: fn(Lang) -> &'static str,
+    #[prop(optional)] on_step: Option<Callback<usize>>,
+) -> impl IntoView {
+    let lang = use_lang();
+    let list = NodeRef::<leptos::html::Ol>::new();
+    // Keep the current move in view (inside the list only: the page stays put).
+    Effect::new(move |_| {
+        current.track();
+        rows.track();
+        let Some(ol) = list.get() else { return };
+        request_animation_frame(move || {
+            let Ok(Some(cur)) = ol.query_selector(".mv.current") else {
+                return;
+            };
+            let cur: &web_sys::HtmlElement = wasm_bindgen::JsCast::unchecked_ref(&cur);
+            let (top, bottom) = (cur.offset_top(), cur.offset_top() + cur.offset_height());
+            let (view_top, view_h) = (ol.scroll_top(), ol.client_height());
+            if top < view_top {
+                ol.set_scroll_top(top);
+            } else if bottom > view_top + view_h {
+                ol.set_scroll_top(bottom - view_h);
+            }
+        });
+    });
+    let cell = move |lang: Lang, current: usize, c: Cell| {
+        let ply = c.ply;
+        let text = if c.is_pass() {
+            t!(lang, "movelist.pass").to_string()
+        } else {
+            c.text
+        };
+        match on_step {
+            Some(step) => {
+                let label = t!(lang, "movelist.show_after", move = text);
+                view! {
+                    <button class="mv" class:current=ply == current aria-label=label
+                        on:click=move |_| step.run(ply)>{text}</button>
+                }
+                .into_any()
+            }
+            None => {
+                view! { <span class="mv" class:current=ply == current>{text}</span> }.into_any()
+            }
+        }
+    };
+    let rows = move || {
+        let (lang, current) = (lang.get(), current.get());
+        rows.get()
+            .into_iter()
+            .map(|row| {
+                let first = row.first.map_or_else(
+                    || view! { <span class="mv">"…"</span> }.into_any(),
+                    |c| cell(lang, current, c),
+                );
+                let second = row.second.map(|c| cell(lang, current, c));
+                view! { <li value=row.number.to_string()>{first}{second}</li> }
+            })
+            .collect_view()
+    };
+    view! {
+        <ol class="movelist" node_ref=list aria-label=move || aria(lang.get())>{rows}</ol>
+    }
+}
+
+/// The buttons that step through the moves, and which move is shown.
+#[component]
+pub fn MoveNav(
+    /// The ply the board shows.
+    #[prop(into)]
+    shown: Signal<usize>,
+    /// The moves played.
+    #[prop(into)]
+    total: Signal<usize>,
+    /// The board shows the game as it stands (not an earlier move).
+    #[prop(into)]
+    live: Signal<bool>,
+    /// Show the position after this many moves, or the live game (`None`).
+    on_step: Callback<Option<usize>>,
+) -> impl IntoView {
+    let lang = use_lang();
+    let at_start = move || shown.get() == 0;
+    let step = move |to: Option<usize>| move |_: leptos::ev::MouseEvent| on_step.run(to);
+    view! {
+        <div class="nav" role="group" aria-label=move || t!(lang.get(), "movenav.aria")>
+            <button aria-label=move || t!(lang.get(), "movenav.first") on:click=step(Some(0)) disabled=at_start>{icon("M5 4v12M15 4l-8 6 8 6z")}</button>
+            <button aria-label=move || t!(lang.get(), "movenav.previous") data-testid="prev"
+                on:click=move |_| on_step.run(Some(shown.get_untracked().saturating_sub(1))) disabled=at_start>{icon("M14 4l-8 6 8 6z")}</button>
+            <button aria-label=move || t!(lang.get(), "movenav.next") data-testid="next"
+                on:click=move |_| on_step.run(Some(shown.get_untracked() + 1)) disabled=live>{icon("M6 4l8 6-8 6z")}</button>
+            <button aria-label=move || t!(lang.get(), "movenav.live") data-testid="live" on:click=step(None) disabled=live>{icon("M15 4v12M5 4l8 6-8 6z")}</button>
+            <span class="viewing-note" role="status">
+                {move || (!live.get()).then(|| t!(lang.get(), "movenav.viewing", n = shown.get(), total = total.get()))}
+            </span>
+        </div>
+    }
+}
