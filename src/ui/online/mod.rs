@@ -10,10 +10,12 @@
 //! [`text`] words the protocol's values; every text comes from the
 //! `online.*` keys of the language tables.
 
+pub mod panel;
 pub mod room;
 pub mod seats;
 pub mod socket;
 pub mod text;
+pub mod view;
 
 use leptos::prelude::*;
 use wasm_bindgen_futures::JsFuture;
