@@ -11,7 +11,7 @@ export PATH := $(CURDIR)/.tools/node_modules/.bin:$(HOME)/.cargo/bin:$(PATH)
 ADDRESS ?= 127.0.0.1
 PORT ?= 8080
 
-.PHONY: play cluster test setup dist check fmt-check clippy test-native test-browser test-e2e perft bench bench-wasm bench-load bench-server server-bin screenshots baseline duel books
+.PHONY: play cluster test setup dist check fmt-check clippy test-native test-browser test-e2e perft bench bench-wasm bench-load bench-server server-bin screenshots baseline duel books weights
 
 # The app (dist/) and the online-play server (/ws) on one port; games are
 # kept in $(DATA) and survive a restart. Ctrl-C stops it (clocks are saved).
@@ -116,6 +116,24 @@ books:
 	./target/release/engine book ataxx --plies 4 --count 250 --depth 4 --margin 50 --seed 1 --out books/ataxx.txt
 	./target/release/engine book mill --plies 4 --count 250 --depth 4 --margin 50 --seed 1 --out books/mill.txt
 	./target/release/engine book stones --plies 4 --count 250 --depth 4 --margin 50 --seed 1 --out books/stones.txt
+
+# Territory Duel's learned evaluation (src/ai/eval/ataxx-patterns.bin) made
+# again from nothing, in two generations: self-play with the hand-written
+# evaluation, a first training, self-play with those weights, then the final
+# training on both (README, "How the Territory Duel weights were made").
+# The data files resume where they stop; every step is seeded, so the result
+# is the same file. About an hour on 2 cores. Not part of `make test`.
+TRAIN := target/train
+THREADS ?= $(shell nproc)
+DATAGEN := datagen ataxx --positions 1200000 --nodes 5000 --random-plies 4 --threads $(THREADS)
+TRAINING := train ataxx --epochs 12 --lr 3 --lambda 0.5
+weights:
+	cargo build --release --bin engine
+	mkdir -p $(TRAIN)
+	./target/release/engine $(DATAGEN) --seed 1 --eval hand --out $(TRAIN)/ataxx-1.txt
+	./target/release/engine $(TRAINING) --data $(TRAIN)/ataxx-1.txt --out $(TRAIN)/ataxx-1.bin
+	./target/release/engine $(DATAGEN) --seed 2 --eval $(TRAIN)/ataxx-1.bin --out $(TRAIN)/ataxx-2.txt
+	./target/release/engine $(TRAINING) --data $(TRAIN)/ataxx-1.txt,$(TRAIN)/ataxx-2.txt --out src/ai/eval/ataxx-patterns.bin
 
 # Search speed, native release build: one line per game, then the total.
 bench:

@@ -1,7 +1,9 @@
 //! The evaluation and the playing levels, for every game:
-//! - each evaluation is antisymmetric (the same position with the colours
-//!   swapped scores the negative) and rewards material (one more piece, or
-//!   a stone further forward, scores higher for its owner);
+//! - each hand-written evaluation is antisymmetric (the same position with
+//!   the colours swapped scores the negative) and rewards material (one more
+//!   piece, or a stone further forward, scores higher for its owner);
+//!   Territory Duel's learned one scores mirror images alike and sees a
+//!   won ending;
 //! - the README's level table matches the level parameters, and the levels
 //!   play by it: the rate of random moves and the candidate margins are
 //!   measured over many seeds against scores computed here independently;
@@ -113,9 +115,12 @@ fn ataxx_with_piece(pos: &Ataxx, sq: u8, x: bool) -> Ataxx {
     Ataxx::from_text(&text, pos.rules()).unwrap()
 }
 
+/// The hand-written Territory Duel evaluation (boards with gaps) is
+/// antisymmetric and rewards pieces.
 #[test]
-fn territory_duel_evaluation_is_antisymmetric_and_rewards_pieces() {
-    let start = Ataxx::start(&AtaxxRules::default());
+fn territory_duel_hand_evaluation_is_antisymmetric_and_rewards_pieces() {
+    let start =
+        Ataxx::from_text("x5o/7/2-1-2/7/2-1-2/7/o5x x 0 1", &AtaxxRules::default()).unwrap();
     let positions = random_positions(&start, 12, 3);
     let mut checks = 0;
     for pos in &positions {
@@ -142,6 +147,112 @@ fn territory_duel_evaluation_is_antisymmetric_and_rewards_pieces() {
         }
     }
     assert!(checks > 1000, "{checks}");
+}
+
+/// `pos` turned or mirrored by board symmetry `t` (0..8).
+fn ataxx_turned(pos: &Ataxx, t: u8) -> Ataxx {
+    let f = fields(&pos.to_text());
+    let mut cells = ['.'; 49];
+    for sq in 0..49u8 {
+        let (r, c) = (sq / 7, sq % 7);
+        let (r2, c2) = match t {
+            0 => (r, c),
+            1 => (r, 6 - c),
+            2 => (6 - r, c),
+            3 => (6 - r, 6 - c),
+            4 => (c, r),
+            5 => (c, 6 - r),
+            6 => (6 - c, r),
+            _ => (6 - c, 6 - r),
+        };
+        cells[(r2 * 7 + c2) as usize] = match pos.piece_at(sq) {
+            Some(Side::First) => 'x',
+            Some(Side::Second) => 'o',
+            None if pos.is_gap(sq) => '-',
+            None => '.',
+        };
+    }
+    let rows: Vec<String> = (0..7)
+        .rev()
+        .map(|rank| {
+            let mut row = String::new();
+            let mut run = 0;
+            for &c in &cells[rank * 7..rank * 7 + 7] {
+                if c == '.' {
+                    run += 1;
+                    continue;
+                }
+                if run > 0 {
+                    row.push_str(&run.to_string());
+                    run = 0;
+                }
+                row.push(c);
+            }
+            if run > 0 {
+                row.push_str(&run.to_string());
+            }
+            row
+        })
+        .collect();
+    Ataxx::from_text(
+        &format!("{} {} {} {}", rows.join("/"), f[1], f[2], f[3]),
+        pos.rules(),
+    )
+    .unwrap()
+}
+
+/// The learned Territory Duel evaluation (open boards) scores a position
+/// and its seven mirror images alike, and it knows who is winning once the
+/// board is nearly full: a clear material lead scores above 0.
+#[test]
+fn territory_duel_learned_evaluation_is_symmetric_and_sees_a_won_ending() {
+    let start = Ataxx::start(&AtaxxRules::default());
+    let positions = random_positions(&start, 12, 3);
+    assert!(positions.len() > 300, "{}", positions.len());
+    let mut endings = 0;
+    for pos in &positions {
+        let v = pos.evaluate();
+        for t in 1..8 {
+            assert_eq!(
+                ataxx_turned(pos, t).evaluate(),
+                v,
+                "{} turned {t}",
+                pos.to_text()
+            );
+        }
+        let us = pos.side_to_move();
+        let lead = pos.count(us) as i32 - pos.count(us.opponent()) as i32;
+        if pos.empty_count() <= 6 && lead.abs() >= 10 {
+            assert_eq!(v.signum(), lead.signum(), "{}: {v}", pos.to_text());
+            endings += 1;
+        }
+    }
+    assert!(endings > 5, "{endings}");
+}
+
+/// The committed Territory Duel weights (src/ai/eval/ataxx-patterns.bin)
+/// score known positions as recorded in tests/data/ataxx_eval.txt; the
+/// browser tests check the same numbers in WebAssembly, so native code and
+/// the worker agree bit for bit. New weights mean new numbers here: the
+/// failure lists every position's score to copy in.
+#[test]
+fn territory_duel_weights_score_known_positions() {
+    let rules = AtaxxRules::default();
+    let mut lines = Vec::new();
+    let mut wrong = 0;
+    for line in include_str!("data/ataxx_eval.txt").lines() {
+        if line.starts_with('#') || line.is_empty() {
+            continue;
+        }
+        let (fen, want) = line.split_once('\t').expect("FEN<TAB>score");
+        let got = Ataxx::from_text(fen, &rules).unwrap().evaluate();
+        if got.to_string() != want {
+            wrong += 1;
+        }
+        lines.push(format!("{fen}\t{got}"));
+    }
+    assert!(lines.len() >= 8, "{}", lines.len());
+    assert_eq!(wrong, 0, "scores now:\n{}", lines.join("\n"));
 }
 
 /// Stones! with the colours swapped: each stone goes to the mirrored rank

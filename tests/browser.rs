@@ -546,3 +546,21 @@ fn settings_and_saved_games_survive_a_reload_of_storage() {
     assert_eq!(store::load_settings(), Settings::default());
     storage.remove_item("stoneplay.settings").unwrap();
 }
+
+/// The learned Territory Duel evaluation gives in WebAssembly exactly the
+/// scores tests/ai_levels.rs checks natively (tests/data/ataxx_eval.txt).
+#[wasm_bindgen_test]
+fn territory_duel_weights_score_as_natively() {
+    use stoneplay::ai::Evaluate;
+    let mut checked = 0;
+    for line in include_str!("data/ataxx_eval.txt").lines() {
+        if line.starts_with('#') || line.is_empty() {
+            continue;
+        }
+        let (fen, want) = line.split_once('\t').expect("FEN<TAB>score");
+        let pos = Ataxx::from_text(fen, &AtaxxRules::default()).unwrap();
+        assert_eq!(pos.evaluate().to_string(), want, "{fen}");
+        checked += 1;
+    }
+    assert!(checked >= 8, "{checked}");
+}

@@ -11,6 +11,7 @@
 //! between moves.
 
 pub mod bench;
+pub mod datagen;
 pub mod duel;
 pub mod eval;
 mod level;
@@ -19,6 +20,7 @@ mod rng;
 mod search;
 pub mod selfplay;
 pub mod stats;
+pub mod train;
 
 use std::sync::atomic::AtomicBool;
 

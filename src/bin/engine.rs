@@ -8,6 +8,8 @@
 //! engine match GAME LEVEL_A LEVEL_B N [--movetime MS] [--time-scale F] [--seed S]
 //! engine duel OLD NEW --game GAME --tc 10+0.1 --games N --book FILE [...]
 //! engine book GAME --plies N --count K --out FILE [...]
+//! engine datagen GAME --positions N --out FILE [--nodes K] [--random-plies P] [--seed S] [--threads T] [--eval hand|FILE]
+//! engine train ataxx --data FILE --out FILE [--epochs E] [--lambda L] [--scale K] [--lr R] [--seed S]
 //! ```
 //! `perft` prints one line per depth, `DEPTH NODES MILLISECONDS`; with
 //! `--divide` each root move with its count at DEPTH, then the total.
@@ -46,6 +48,13 @@ const USAGE: &str = "usage: engine perft GAME DEPTH [POSITION] [--divide] [--rul
                                        match two engine binaries over UAI/UCI
        engine book GAME --plies N --count K --out FILE [--depth D] [--margin CP] [--seed S]
                                        balanced openings for duel
+       engine datagen GAME --positions N --out FILE [--nodes K] [--random-plies P]
+                   [--seed S] [--threads T] [--eval hand|WEIGHTS_FILE]
+                                       self-play positions with score and result
+                                       (appends; a stopped run resumes)
+       engine train ataxx --data FILE --out FILE [--epochs E] [--lambda L] [--scale K]
+                   [--lr R] [--seed S]
+                                       fit Territory Duel's pattern tables to datagen data
   GAME      ataxx | stones | mill
   LEVEL     beginner | casual | intermediate | strong | master
   PRESET    for mill: nine (default), twelve, morabaraba, lasker, russian, cheng-san-qi, da-san-qi
@@ -126,6 +135,8 @@ fn run(args: &[String]) -> Result<(), String> {
         Some("match") => match_command(&args[1..]),
         Some("duel") => duel_command(&args[1..]),
         Some("book") => book_command(&args[1..]),
+        Some("datagen") => datagen_command(&args[1..]),
+        Some("train") => train_command(&args[1..]),
         Some("help" | "--help" | "-h") => {
             out!("{USAGE}");
             Ok(())
@@ -799,5 +810,276 @@ fn book_command(args: &[String]) -> Result<(), String> {
     }
     std::fs::write(path, text).map_err(|e| format!("cannot write {path}: {e}"))?;
     out!("{} openings written to {path}", book.len());
+    Ok(())
+}
+
+fn datagen_command(args: &[String]) -> Result<(), String> {
+    use stoneplay::ai::datagen::DatagenConfig;
+    use stoneplay::ai::duel::DuelGame;
+    let (rest, opts) = options(
+        args,
+        &[
+            "positions",
+            "out",
+            "nodes",
+            "random-plies",
+            "seed",
+            "threads",
+            "eval",
+        ],
+    )?;
+    let [game] = &rest[..] else {
+        return Err("usage: engine datagen GAME --positions N --out FILE [--nodes K] [--random-plies P] [--seed S] [--threads T]".into());
+    };
+    let game = DuelGame::parse(game)?;
+    let positions: u64 = number(&opts, "positions")?.ok_or("datagen needs --positions")?;
+    let path = opts.get("out").ok_or("datagen needs --out")?.clone();
+    let default_plies = match game {
+        DuelGame::Ataxx => 4,
+        DuelGame::Mill => 6,
+        DuelGame::Stones => 8,
+    };
+    let cfg = DatagenConfig {
+        nodes: number(&opts, "nodes")?
+            .unwrap_or(5000u64)
+            .clamp(1, 100_000_000),
+        random_plies: number(&opts, "random-plies")?.unwrap_or(default_plies),
+        seed: number(&opts, "seed")?.unwrap_or(1),
+    };
+    let threads: usize = number(&opts, "threads")?.unwrap_or(1usize).clamp(1, 256);
+    let eval_name = opts.get("eval").map_or("built-in", String::as_str);
+    if let Some(eval) = opts.get("eval") {
+        use stoneplay::ai::eval::patterns;
+        if game != DuelGame::Ataxx {
+            return Err("--eval is for ataxx (the only game with learned weights)".into());
+        }
+        let weights = if eval == "hand" {
+            patterns::hand_weights()
+        } else {
+            let bytes = std::fs::read(eval).map_err(|e| format!("cannot read {eval}: {e}"))?;
+            patterns::read_weights_file(&bytes).map_err(|e| format!("{eval}: {e}"))?
+        };
+        patterns::use_weights(&weights)?;
+    }
+    match game {
+        DuelGame::Ataxx => datagen_run(
+            Ataxx::start(&AtaxxRules::default()),
+            game.slug(),
+            &cfg,
+            positions,
+            &path,
+            threads,
+            eval_name,
+        ),
+        DuelGame::Mill => datagen_run(
+            Mill::start(&Preset::NineMensMorris.rules()),
+            game.slug(),
+            &cfg,
+            positions,
+            &path,
+            threads,
+            eval_name,
+        ),
+        DuelGame::Stones => datagen_run(
+            Stones::start(&StonesRules),
+            game.slug(),
+            &cfg,
+            positions,
+            &path,
+            threads,
+            eval_name,
+        ),
+    }
+}
+
+/// Plays games on `threads` threads until the file holds `positions`
+/// positions, writing whole games in order (so the file is the same for
+/// any thread count, and a stopped run resumes where it was).
+fn datagen_run<G>(
+    start: G,
+    slug: &str,
+    cfg: &stoneplay::ai::datagen::DatagenConfig,
+    positions: u64,
+    path: &str,
+    threads: usize,
+    eval: &str,
+) -> Result<(), String>
+where
+    G: Game + stoneplay::ai::Evaluate + Send + Sync + 'static,
+{
+    use std::collections::BTreeMap;
+    use std::sync::atomic::AtomicU64;
+    use stoneplay::ai::datagen::{play_game, resume_point};
+    let header = format!("{} eval={eval}", cfg.header(slug));
+    let existing = match std::fs::read(path) {
+        Ok(bytes) => String::from_utf8(bytes).map_err(|_| format!("{path} is not text"))?,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
+        Err(e) => return Err(format!("cannot read {path}: {e}")),
+    };
+    let point = resume_point(&existing, &header).map_err(|e| format!("{path}: {e}"))?;
+    let file = std::fs::OpenOptions::new()
+        .create(true)
+        .write(true)
+        .truncate(false)
+        .open(path)
+        .map_err(|e| format!("cannot open {path}: {e}"))?;
+    file.set_len(point.keep_bytes as u64)
+        .map_err(|e| format!("cannot cut {path} after its last whole game: {e}"))?;
+    let mut file = std::io::BufWriter::new(file);
+    use std::io::Seek;
+    file.seek(std::io::SeekFrom::End(0))
+        .map_err(|e| format!("cannot append to {path}: {e}"))?;
+    if point.keep_bytes == 0 {
+        writeln!(file, "{header}").map_err(|e| format!("cannot write {path}: {e}"))?;
+    }
+    let mut written = point.positions;
+    if written >= positions {
+        out!("{path} already holds {written} positions");
+        return Ok(());
+    }
+    if point.next_game > 0 {
+        eprintln!(
+            "resuming {path}: {written} positions in {} games",
+            point.next_game
+        );
+    }
+    let next = Arc::new(AtomicU64::new(point.next_game));
+    let stop = Arc::new(AtomicBool::new(false));
+    let (tx, rx) = mpsc::channel::<(u64, Vec<String>)>();
+    let mut workers = Vec::new();
+    for _ in 0..threads {
+        let (next, stop, tx, start, cfg) =
+            (next.clone(), stop.clone(), tx.clone(), start.clone(), *cfg);
+        workers.push(std::thread::spawn(move || {
+            let mut searcher = Searcher::<G>::new(18);
+            while !stop.load(Ordering::Relaxed) {
+                let index = next.fetch_add(1, Ordering::Relaxed);
+                let lines = play_game(&start, index, &cfg, &mut searcher);
+                if tx.send((index, lines)).is_err() {
+                    break;
+                }
+            }
+        }));
+    }
+    drop(tx);
+    let started = Instant::now();
+    let mut pending: BTreeMap<u64, Vec<String>> = BTreeMap::new();
+    let mut want = point.next_game;
+    let mut games = 0u64;
+    let mut last_report = Instant::now();
+    'outer: for (index, lines) in rx.iter() {
+        pending.insert(index, lines);
+        while let Some(lines) = pending.remove(&want) {
+            let mut block = String::new();
+            for l in &lines {
+                block.push_str(l);
+                block.push('\n');
+            }
+            file.write_all(block.as_bytes())
+                .and_then(|()| file.flush())
+                .map_err(|e| format!("cannot write {path}: {e}"))?;
+            written += lines.len() as u64 - 1;
+            games += 1;
+            want += 1;
+            if last_report.elapsed().as_secs() >= 30 {
+                last_report = Instant::now();
+                eprintln!(
+                    "{written}/{positions} positions, {games} games in {:.0} s",
+                    started.elapsed().as_secs_f64()
+                );
+            }
+            if written >= positions {
+                break 'outer;
+            }
+        }
+    }
+    stop.store(true, Ordering::Relaxed);
+    drop(rx);
+    for w in workers {
+        let _ = w.join();
+    }
+    out!(
+        "{path}: {written} positions ({games} new games in {:.0} s)",
+        started.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
+
+fn train_command(args: &[String]) -> Result<(), String> {
+    use stoneplay::ai::eval::patterns::weights_file;
+    use stoneplay::ai::train::{read_samples, train, TrainConfig};
+    let (rest, opts) = options(
+        args,
+        &["data", "out", "epochs", "lambda", "scale", "lr", "seed"],
+    )?;
+    match &rest[..] {
+        [game] if game == "ataxx" || game == "territory-duel" => {}
+        [game] if game == "mill" || game == "stones" => {
+            return Err(format!(
+                "no learned evaluation for {game}: its evaluation is written by hand (README, \"The computer opponent\")"
+            ))
+        }
+        _ => return Err("usage: engine train ataxx --data FILE --out FILE [--epochs E] [--lambda L] [--scale K] [--lr R] [--seed S]".into()),
+    }
+    let data = opts.get("data").ok_or("train needs --data")?;
+    let path = opts.get("out").ok_or("train needs --out")?;
+    let float = |key: &str, lo: f64, hi: f64| -> Result<Option<f64>, String> {
+        opts.get(key)
+            .map(|v| {
+                v.parse::<f64>()
+                    .ok()
+                    .filter(|x| x.is_finite() && *x >= lo && *x <= hi)
+                    .ok_or_else(|| format!("--{key} '{v}' is not a number from {lo} to {hi}"))
+            })
+            .transpose()
+    };
+    let defaults = TrainConfig::default();
+    let cfg = TrainConfig {
+        epochs: number(&opts, "epochs")?
+            .unwrap_or(defaults.epochs)
+            .clamp(1, 1000),
+        lambda: float("lambda", 0.0, 1.0)?.unwrap_or(defaults.lambda),
+        scale: float("scale", 1.0, 100_000.0)?,
+        lr: float("lr", 1e-6, 1000.0)?.unwrap_or(defaults.lr),
+        seed: number(&opts, "seed")?.unwrap_or(defaults.seed),
+        ..defaults
+    };
+    let started = Instant::now();
+    let mut samples = Vec::new();
+    for file in data.split(',') {
+        let text = std::fs::read_to_string(file).map_err(|e| format!("cannot read {file}: {e}"))?;
+        samples.extend(read_samples(&text).map_err(|e| format!("{file}: {e}"))?);
+    }
+    if samples.len() < 1000 {
+        return Err(format!(
+            "only {} positions in {data}: too few to train on",
+            samples.len()
+        ));
+    }
+    eprintln!(
+        "{} positions read in {:.1} s",
+        samples.len(),
+        started.elapsed().as_secs_f64()
+    );
+    let trained = train(&mut samples, &cfg, &mut |r| {
+        eprintln!(
+            "epoch {:>3}  train loss {:.5}  held-out loss {:.5}  ({:.0} s)",
+            r.epoch,
+            r.train_loss,
+            r.validation_loss,
+            started.elapsed().as_secs_f64()
+        );
+    });
+    std::fs::write(path, weights_file(&trained.weights))
+        .map_err(|e| format!("cannot write {path}: {e}"))?;
+    out!(
+        "{path}: trained on {} positions ({} held out), K = {:.1}, lambda = {}, {} epochs; held-out loss from {:.5} (the hand-written weights)",
+        trained.train,
+        trained.validation,
+        trained.scale,
+        cfg.lambda,
+        cfg.epochs,
+        trained.start_validation_loss
+    );
     Ok(())
 }

@@ -1,12 +1,15 @@
 //! Territory Duel evaluation.
 //!
-//! Rewards material (every game ending is decided by the piece count) and,
-//! more lightly, *safe* pieces: a piece with no empty neighbour cannot be
-//! flipped by the next move, so it is worth more than an exposed one.
+//! On the usual open board the score comes from the learned pattern tables
+//! ([`super::patterns`]). A board with gaps (a setup the tables were not
+//! trained on) is scored by hand: material (every game ending is decided by
+//! the piece count) and, more lightly, *safe* pieces: a piece with no empty
+//! neighbour cannot be flipped by the next move, so it is worth more than
+//! an exposed one.
 //! Ordering puts moves that flip many pieces first, then clones (which add
 //! a piece and leave no hole) before jumps.
 
-use super::{Evaluate, TACTICAL};
+use super::{patterns, Evaluate, TACTICAL};
 use crate::games::ataxx::board::{singles, FULL, NEIGHBOURS};
 use crate::games::ataxx::uai::UaiAtaxx;
 use crate::games::ataxx::{Ataxx, AtaxxMove};
@@ -20,6 +23,9 @@ impl Evaluate for Ataxx {
         let us = self.side_to_move();
         let mine = self.pieces_bb(us);
         let theirs = self.pieces_bb(us.opponent());
+        if self.gaps_bb() == 0 {
+            return patterns::score(&patterns::features(mine, theirs));
+        }
         let empty = FULL & !(mine | theirs | self.gaps_bb());
         let exposed = singles(empty);
         let material = mine.count_ones() as i32 - theirs.count_ones() as i32;

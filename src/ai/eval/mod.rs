@@ -6,6 +6,7 @@
 
 mod ataxx;
 mod mill;
+pub mod patterns;
 mod stones;
 
 use crate::games::Game;
