@@ -9,7 +9,7 @@
 //! engine duel OLD NEW --game GAME --tc 10+0.1 --games N --book FILE [...]
 //! engine book GAME --plies N --count K --out FILE [...]
 //! engine datagen GAME --positions N --out FILE [--nodes K] [--random-plies P] [--seed S] [--threads T] [--eval hand|FILE]
-//! engine train ataxx --data FILE --out FILE [--epochs E] [--lambda L] [--scale K] [--lr R] [--seed S]
+//! engine train ataxx --data FILE[,FILE...] --out FILE [--epochs E] [--lambda L] [--scale K] [--lr R] [--seed S]
 //! ```
 //! `perft` prints one line per depth, `DEPTH NODES MILLISECONDS`; with
 //! `--divide` each root move with its count at DEPTH, then the total.
@@ -52,7 +52,7 @@ const USAGE: &str = "usage: engine perft GAME DEPTH [POSITION] [--divide] [--rul
                    [--seed S] [--threads T] [--eval hand|WEIGHTS_FILE]
                                        self-play positions with score and result
                                        (appends; a stopped run resumes)
-       engine train ataxx --data FILE --out FILE [--epochs E] [--lambda L] [--scale K]
+       engine train ataxx --data FILE[,FILE...] --out FILE [--epochs E] [--lambda L] [--scale K]
                    [--lr R] [--seed S]
                                        fit Territory Duel's pattern tables to datagen data
   GAME      ataxx | stones | mill
@@ -829,7 +829,7 @@ fn datagen_command(args: &[String]) -> Result<(), String> {
         ],
     )?;
     let [game] = &rest[..] else {
-        return Err("usage: engine datagen GAME --positions N --out FILE [--nodes K] [--random-plies P] [--seed S] [--threads T]".into());
+        return Err("usage: engine datagen GAME --positions N --out FILE [--nodes K] [--random-plies P] [--seed S] [--threads T] [--eval hand|WEIGHTS_FILE]".into());
     };
     let game = DuelGame::parse(game)?;
     let positions: u64 = number(&opts, "positions")?.ok_or("datagen needs --positions")?;
@@ -1016,10 +1016,10 @@ fn train_command(args: &[String]) -> Result<(), String> {
         [game] if game == "ataxx" || game == "territory-duel" => {}
         [game] if game == "mill" || game == "stones" => {
             return Err(format!(
-                "no learned evaluation for {game}: its evaluation is written by hand (README, \"The computer opponent\")"
+                "no learned evaluation for {game}: its evaluation is written by hand (README, \"How the Territory Duel weights were made\")"
             ))
         }
-        _ => return Err("usage: engine train ataxx --data FILE --out FILE [--epochs E] [--lambda L] [--scale K] [--lr R] [--seed S]".into()),
+        _ => return Err("usage: engine train ataxx --data FILE[,FILE...] --out FILE [--epochs E] [--lambda L] [--scale K] [--lr R] [--seed S]".into()),
     }
     let data = opts.get("data").ok_or("train needs --data")?;
     let path = opts.get("out").ok_or("train needs --out")?;
