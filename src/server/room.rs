@@ -259,8 +259,16 @@ impl Room {
             .any(|m| m.player.is_some_and(|p| self.side_of(p) == side))
     }
 
-    /// The state, with the moves after the first `from`.
-    fn state(&self, you: Option<Side>, event: Event, now: Instant, from: usize) -> GameState {
+    /// The state, with the moves after the first `from`, as it is at `now`
+    /// (`wall_ms` is the same moment on the wall clock: one reading per
+    /// event, so every member is sent the same clock).
+    fn state(
+        &self,
+        you: Option<Side>,
+        event: Event,
+        (now, wall_ms): (Instant, u64),
+        from: usize,
+    ) -> GameState {
         let status = self.status();
         let from = from.min(self.moves.len());
         GameState {
@@ -277,7 +285,7 @@ impl Room {
                 per_move_ms: self.meta.clock_ms,
                 remaining_ms: self.remaining(now),
                 running: self.deadline.is_some(),
-                at_ms: super::store::now_ms(),
+                at_ms: wall_ms,
             },
             pauses_left: self.meta.pauses_left,
             paused_by: self.meta.paused_by,
@@ -296,7 +304,7 @@ impl Room {
 
     /// The full state (all the moves).
     fn state_msg(&self, you: Option<Side>, event: Event, now: Instant) -> ServerMsg {
-        ServerMsg::State(self.state(you, event, now, 0))
+        ServerMsg::State(self.state(you, event, (now, super::store::now_ms()), 0))
     }
 
     /// Sends `conn` the full state and notes that it has every move.
@@ -321,7 +329,7 @@ impl Room {
     /// `update` with the moves it has not been sent, or the full state
     /// when the game is another one (a rematch).
     fn broadcast(&mut self, event: Event) {
-        let now = Instant::now();
+        let now = (Instant::now(), super::store::now_ms());
         let (game_no, len) = (self.meta.game_no, self.moves.len());
         // Built once per (you, from, full): in practice one per side.
         let mut texts: Vec<((usize, usize, bool), axum::extract::ws::Utf8Bytes)> = Vec::new();
