@@ -117,16 +117,20 @@ books:
 	./target/release/engine book mill --plies 4 --count 250 --depth 4 --margin 50 --seed 1 --out books/mill.txt
 	./target/release/engine book stones --plies 4 --count 250 --depth 4 --margin 50 --seed 1 --out books/stones.txt
 
-# Territory Duel's learned evaluation (src/ai/eval/ataxx-patterns.bin) made
-# again from nothing, in two generations: self-play with the hand-written
-# evaluation, a first training, self-play with those weights, then the final
-# training on both (README, "How the Territory Duel weights were made").
-# The data files resume where they stop; every step is seeded, so the result
-# is the same file. About an hour on 2 cores. Not part of `make test`.
+# The learned evaluations made again from nothing (README, "How the
+# evaluation weights were made"). Territory Duel's pattern tables
+# (src/ai/eval/ataxx-patterns.bin) in two generations: self-play with the
+# hand-written evaluation, a first training, self-play with those weights,
+# then the final training on both. Stones!' stone tables
+# (src/ai/eval/stones-tables.bin) in one: self-play with the hand-written
+# evaluation, then training. The data files resume where they stop; every
+# step is seeded, so the result is the same file. About 80 minutes on 2
+# cores. Not part of `make test`.
 TRAIN := target/train
 THREADS ?= $(shell nproc)
 DATAGEN := datagen ataxx --positions 1200000 --nodes 5000 --random-plies 4 --threads $(THREADS)
 TRAINING := train ataxx --epochs 12 --lr 3 --lambda 0.5
+STONES_DATAGEN := datagen stones --positions 400000 --nodes 5000 --random-plies 6 --threads $(THREADS)
 weights:
 	cargo build --release --bin engine
 	mkdir -p $(TRAIN)
@@ -134,6 +138,8 @@ weights:
 	./target/release/engine $(TRAINING) --data $(TRAIN)/ataxx-1.txt --out $(TRAIN)/ataxx-1.bin
 	./target/release/engine $(DATAGEN) --seed 2 --eval $(TRAIN)/ataxx-1.bin --out $(TRAIN)/ataxx-2.txt
 	./target/release/engine $(TRAINING) --data $(TRAIN)/ataxx-1.txt,$(TRAIN)/ataxx-2.txt --out src/ai/eval/ataxx-patterns.bin
+	./target/release/engine $(STONES_DATAGEN) --seed 1 --eval hand --out $(TRAIN)/stones-1.txt
+	./target/release/engine train stones --epochs 12 --lr 3 --lambda 0.5 --data $(TRAIN)/stones-1.txt --out src/ai/eval/stones-tables.bin
 
 # Search speed, native release build: one line per game, then the total.
 bench:

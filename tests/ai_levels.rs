@@ -304,51 +304,110 @@ fn stones_swapped(pos: &Stones) -> Stones {
     Stones::from_text(&text, &StonesRules).unwrap()
 }
 
+/// Stones! seen from the other side: the board turned upside down, the
+/// colours swapped (pins kept) and the other side to move.
+fn stones_flipped(pos: &Stones) -> Stones {
+    let swapped = stones_swapped(pos).to_text();
+    let (body, side) = swapped.rsplit_once(' ').unwrap();
+    let side = if side == "w" { "b" } else { "w" };
+    Stones::from_text(&format!("{body} {side}"), &StonesRules).unwrap()
+}
+
+/// Stones! mirrored left to right (file a ↔ h).
+fn stones_mirrored(pos: &Stones) -> Stones {
+    let text = pos.to_text();
+    let mirrored: String = text
+        .split(' ')
+        .map(|field| {
+            if let Some((colour, list)) = field.split_once(':') {
+                let squares: Vec<String> = list
+                    .split(',')
+                    .filter(|s| !s.is_empty())
+                    .map(|s| {
+                        let b = s.as_bytes();
+                        format!("{}{}", (b'a' + b'h' - b[0]) as char, &s[1..])
+                    })
+                    .collect();
+                format!("{colour}:{}", squares.join(","))
+            } else {
+                field.to_string()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ");
+    Stones::from_text(&mirrored, &StonesRules).unwrap()
+}
+
+/// The learned Stones! evaluation scores a position, its mirror image and
+/// the same position seen from the other side alike, and it sees who wins
+/// the endings a search can prove: it names the winner of at least 4 in 5
+/// of them. This is a sanity check, not the measure of the weights: near
+/// the end the home count nearly decides, and the hand-written evaluation
+/// named 75 of these 76, the committed weights 66. What the weights gain
+/// is measured by src/ai/eval/stones.rs (results of unseen games) and by
+/// matches (README).
 #[test]
-fn stones_evaluation_is_antisymmetric_and_rewards_advance() {
+fn stones_learned_evaluation_is_symmetric_and_sees_proven_results() {
     let start = Stones::start(&StonesRules);
-    let positions = random_positions(&start, 12, 3);
-    let mut checks = 0;
+    let positions = random_positions(&start, 40, 2);
+    assert!(positions.len() > 500, "{}", positions.len());
+    let clock = fake_clock(0.001);
+    let ctl = SearchControl {
+        clock: &clock,
+        stop: None,
+    };
+    let mut searcher = Searcher::<Stones>::new(16);
+    let (mut proven, mut agree) = (0, 0);
     for pos in &positions {
         let v = pos.evaluate();
-        assert_eq!(stones_swapped(pos).evaluate(), -v, "{}", pos.to_text());
-        // One unpinned stone a rank further forward (onto an empty square)
-        // scores higher for its owner.
-        let text = pos.to_text();
-        let f = fields(&text);
-        let us = if f[2] == "w" { 0 } else { 1 };
-        for (list, owner) in [(0, 0), (1, 1)] {
-            let items: Vec<&str> = f[list][2..].split(',').filter(|s| !s.is_empty()).collect();
-            for (i, item) in items.iter().enumerate() {
-                if item.ends_with('*') {
-                    continue;
-                }
-                let b = item.as_bytes();
-                let rank = b[1] as i32 - '1' as i32 + if owner == 0 { 1 } else { -1 };
-                if !(0..8).contains(&rank) {
-                    continue;
-                }
-                let target = format!("{}{}", b[0] as char, rank + 1);
-                if text.contains(&target) {
-                    continue;
-                }
-                let mut moved = items.clone();
-                moved[i] = &target;
-                let mut g = f.clone();
-                g[list] = format!("{}{}", &f[list][..2], moved.join(","));
-                let after = Stones::from_text(&g.join(" "), &StonesRules)
-                    .unwrap()
-                    .evaluate();
-                if owner == us {
-                    assert!(after > v, "{text}: {item} forward: {after} <= {v}");
-                } else {
-                    assert!(after < v, "{text}: their {item} forward: {after} >= {v}");
-                }
-                checks += 1;
+        assert_eq!(stones_mirrored(pos).evaluate(), v, "{}", pos.to_text());
+        assert_eq!(stones_flipped(pos).evaluate(), v, "{}", pos.to_text());
+        searcher.clear();
+        let req = SearchRequest {
+            position: pos,
+            history: &[],
+            game_ply: 20,
+            limits: SearchLimits::depth(6),
+            level: Level::Master,
+            seed: 0,
+        };
+        let score = searcher.think(&req, &ctl, &mut |_| {}).score;
+        if score.abs() > MATE_BOUND {
+            proven += 1;
+            if v.signum() == score.signum() {
+                agree += 1;
             }
         }
     }
-    assert!(checks > 500, "{checks}");
+    eprintln!("the evaluation names the winner of {agree} of {proven} proven results");
+    assert!(proven >= 50, "only {proven} proven results");
+    assert!(
+        agree * 5 >= proven * 4,
+        "the evaluation sees the winner of {agree} of {proven} proven results"
+    );
+}
+
+/// The committed Stones! weights (src/ai/eval/stones-tables.bin) score
+/// known positions as recorded in tests/data/stones_eval.txt; the browser
+/// tests check the same numbers in WebAssembly. New weights mean new
+/// numbers here: the failure lists every position's score to copy in.
+#[test]
+fn stones_weights_score_known_positions() {
+    let mut lines = Vec::new();
+    let mut wrong = 0;
+    for line in include_str!("data/stones_eval.txt").lines() {
+        if line.starts_with('#') || line.is_empty() {
+            continue;
+        }
+        let (fen, want) = line.split_once('\t').expect("position<TAB>score");
+        let got = Stones::from_text(fen, &StonesRules).unwrap().evaluate();
+        if got.to_string() != want {
+            wrong += 1;
+        }
+        lines.push(format!("{fen}\t{got}"));
+    }
+    assert!(lines.len() >= 8, "{}", lines.len());
+    assert_eq!(wrong, 0, "scores now:\n{}", lines.join("\n"));
 }
 
 /// Mill with the colours swapped (no removal owed): pieces, counts in hand

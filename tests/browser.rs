@@ -564,3 +564,21 @@ fn territory_duel_weights_score_as_natively() {
     }
     assert!(checked >= 8, "{checked}");
 }
+
+/// The committed Stones! weights score tests/data/stones_eval.txt in
+/// WebAssembly exactly as natively (tests/ai_levels.rs).
+#[wasm_bindgen_test]
+fn stones_weights_score_as_natively() {
+    use stoneplay::ai::Evaluate;
+    let mut checked = 0;
+    for line in include_str!("data/stones_eval.txt").lines() {
+        if line.starts_with('#') || line.is_empty() {
+            continue;
+        }
+        let (text, want) = line.split_once('\t').expect("position<TAB>score");
+        let pos = Stones::from_text(text, &StonesRules).unwrap();
+        assert_eq!(pos.evaluate().to_string(), want, "{text}");
+        checked += 1;
+    }
+    assert!(checked >= 8, "{checked}");
+}

@@ -1,28 +1,136 @@
-//! `engine train`: fits Territory Duel's pattern tables
-//! ([`super::eval::patterns`]) to self-play positions from `engine datagen`.
+//! `engine train`: fits a table evaluation to self-play positions from
+//! `engine datagen`: Territory Duel's pattern tables
+//! ([`super::eval::patterns`]) or Stones!' stone tables
+//! ([`super::eval::stones`]). Both are a [`TableModel`].
 //!
 //! The model is the evaluation itself, in floating point: the score is the
-//! sum of the active features' weights, blended between the empty-board and
-//! the full-board weight by the number of empty squares, and
+//! sum of the active features' weights (times their values), blended
+//! between the opening and the ending weight by the position's phase, and
 //! `sigmoid(score / K)` is read as the mover's expected result. Each
 //! position's target mixes its game's result with its search score:
 //! `lambda · sigmoid(search / K) + (1 − lambda) · result`. Training
 //! minimises the cross-entropy with Adam over shuffled mini-batches (only
-//! the weights a batch touches move), with a light L2 pull of the pattern
-//! weights towards 0 so that rare patterns stay small. The last part of the
+//! the weights a batch touches move), with a light L2 pull of the table
+//! weights towards 0 so that rare entries stay small. The last part of the
 //! file (its latest games) is held out to show the fit is not memorised.
 //!
 //! Everything is seeded and single-threaded, so a run is reproducible.
 
-use super::eval::patterns::{self, Features, FEATURES, MATERIAL};
+use super::eval::patterns::{self, FEATURES, MATERIAL};
+use super::eval::stones as stone_tables;
 use super::SplitMix64;
 use crate::games::ataxx::{Ataxx, AtaxxRules};
+use crate::games::stones::{Stones, StonesRules};
 use crate::games::Game;
 
+/// An evaluation made of weight tables that `engine train` can fit: each
+/// position has a few active features with values, and each feature an
+/// (opening, ending) pair of weights blended by the position's phase.
+pub trait TableModel {
+    /// What the model reads of a position.
+    type Features: Clone;
+    /// The number of weight pairs.
+    const FEATURES: usize;
+    /// The weights training starts from: the hand-written evaluation.
+    fn start_weights() -> Vec<(i16, i16)>;
+    /// Reads one datagen position; `Ok(None)` skips it.
+    fn read(fen: &str) -> Result<Option<Self::Features>, String>;
+    /// The share of the opening weights in the blend: 1 at the start, 0 at
+    /// the end.
+    fn opening_share(f: &Self::Features) -> f64;
+    /// Calls `add(feature, value)` for each active feature.
+    fn active(f: &Self::Features, add: impl FnMut(usize, f64));
+    /// Whether the L2 pull applies to `feature`.
+    fn pulled(feature: usize) -> bool;
+    /// The feature whose weight `feature` shares (for symmetries).
+    fn canonical(feature: usize) -> usize {
+        feature
+    }
+}
+
+/// Territory Duel's pattern tables.
+pub struct AtaxxTables;
+
+impl TableModel for AtaxxTables {
+    type Features = patterns::Features;
+    const FEATURES: usize = FEATURES;
+
+    /// 100 a piece, 8 a safe piece.
+    fn start_weights() -> Vec<(i16, i16)> {
+        patterns::hand_weights()
+    }
+
+    /// Positions with gaps are skipped: the tables are for the open board.
+    fn read(fen: &str) -> Result<Option<Self::Features>, String> {
+        let pos = Ataxx::from_text(fen, &AtaxxRules::default()).map_err(|e| e.to_string())?;
+        if pos.gaps_bb() != 0 {
+            return Ok(None);
+        }
+        let us = pos.side_to_move();
+        Ok(Some(canonical_features(
+            pos.pieces_bb(us),
+            pos.pieces_bb(us.opponent()),
+        )))
+    }
+
+    fn opening_share(f: &Self::Features) -> f64 {
+        f.empties as f64 / patterns::PHASE_SQUARES as f64
+    }
+
+    fn active(f: &Self::Features, mut add: impl FnMut(usize, f64)) {
+        for (i, &x) in f.scalars.iter().enumerate() {
+            add(MATERIAL + i, x as f64);
+        }
+        for &p in &f.patterns {
+            add(p as usize, 1.0);
+        }
+    }
+
+    fn pulled(feature: usize) -> bool {
+        feature < MATERIAL
+    }
+
+    fn canonical(feature: usize) -> usize {
+        patterns::canonical(feature)
+    }
+}
+
+/// Stones!' stone tables.
+pub struct StonesTables;
+
+impl TableModel for StonesTables {
+    type Features = stone_tables::Features;
+    const FEATURES: usize = stone_tables::FEATURES;
+
+    fn start_weights() -> Vec<(i16, i16)> {
+        stone_tables::hand_weights()
+    }
+
+    fn read(fen: &str) -> Result<Option<Self::Features>, String> {
+        let pos = Stones::from_text(fen, &StonesRules).map_err(|e| e.to_string())?;
+        Ok(Some(stone_tables::features(&pos)))
+    }
+
+    fn opening_share(f: &Self::Features) -> f64 {
+        f.opening_share()
+    }
+
+    fn active(f: &Self::Features, mut add: impl FnMut(usize, f64)) {
+        for &i in f.stones() {
+            add(i as usize, 1.0);
+        }
+        add(stone_tables::TEMPO, 1.0);
+    }
+
+    fn pulled(feature: usize) -> bool {
+        feature != stone_tables::TEMPO
+    }
+}
+
 /// One training position.
-#[derive(Clone, Copy, Debug)]
-pub struct Sample {
-    features: Features,
+#[derive(Clone, Debug)]
+pub struct Sample<F> {
+    features: F,
     /// The search score (side to move), kept to fit `K`.
     search: i32,
     /// The game's result for the side to move: 0, 0.5 or 1.
@@ -63,11 +171,10 @@ impl Default for TrainConfig {
     }
 }
 
-/// Reads `engine datagen ataxx` lines (`FEN<TAB>score<TAB>result`; lines
-/// starting with `#` are skipped). Positions with gaps are skipped: the
-/// tables are for the open board. An unreadable line is an error naming it.
-pub fn read_samples(text: &str) -> Result<Vec<Sample>, String> {
-    let rules = AtaxxRules::default();
+/// Reads `engine datagen` lines (`FEN<TAB>score<TAB>result`; lines
+/// starting with `#` are skipped) for model `M`. An unreadable line is an
+/// error naming it.
+pub fn read_samples<M: TableModel>(text: &str) -> Result<Vec<Sample<M::Features>>, String> {
     let mut out = Vec::new();
     for (n, line) in text.lines().enumerate() {
         if line.starts_with('#') || line.trim().is_empty() {
@@ -80,7 +187,7 @@ pub fn read_samples(text: &str) -> Result<Vec<Sample>, String> {
         else {
             return Err(bad("expected FEN, score and result separated by tabs"));
         };
-        let pos = Ataxx::from_text(fen, &rules).map_err(|e| bad(&e.to_string()))?;
+        let features = M::read(fen).map_err(|e| bad(&e))?;
         let search: i32 = score
             .parse()
             .map_err(|_| bad("the score is not a whole number"))?;
@@ -90,22 +197,20 @@ pub fn read_samples(text: &str) -> Result<Vec<Sample>, String> {
             "0" => 0.0,
             _ => return Err(bad("the result is not 1, 0.5 or 0")),
         };
-        if pos.gaps_bb() != 0 {
-            continue;
+        if let Some(features) = features {
+            out.push(Sample {
+                features,
+                search,
+                result,
+            });
         }
-        let us = pos.side_to_move();
-        out.push(Sample {
-            features: canonical_features(pos.pieces_bb(us), pos.pieces_bb(us.opponent())),
-            search,
-            result,
-        });
     }
     Ok(out)
 }
 
 /// The features with each pattern replaced by its canonical one, so that
 /// mirror-image patterns train one shared weight.
-fn canonical_features(mine: u64, theirs: u64) -> Features {
+fn canonical_features(mine: u64, theirs: u64) -> patterns::Features {
     let mut f = patterns::features(mine, theirs);
     for p in f.patterns.iter_mut() {
         *p = patterns::canonical(*p as usize) as u32;
@@ -125,7 +230,7 @@ fn cross_entropy(p: f64, y: f64) -> f64 {
 
 /// The `K` for which `sigmoid(search / K)` best predicts the results:
 /// the search scores' own scale, so the trained score keeps it.
-pub fn fit_scale(samples: &[Sample]) -> f64 {
+pub fn fit_scale<F>(samples: &[Sample<F>]) -> f64 {
     let loss = |k: f64| -> f64 {
         samples
             .iter()
@@ -147,32 +252,38 @@ pub fn fit_scale(samples: &[Sample]) -> f64 {
 }
 
 /// The model's score of `f` with float weights `w` (pairs per feature).
-fn predict(w: &[[f64; 2]], f: &Features) -> f64 {
-    let t = f.empties as f64 / patterns::PHASE_SQUARES as f64;
+fn predict<M: TableModel>(w: &[[f64; 2]], f: &M::Features) -> f64 {
+    let t = M::opening_share(f);
     let (mut open, mut end) = (0.0, 0.0);
-    for (i, &x) in f.scalars.iter().enumerate() {
-        open += w[MATERIAL + i][0] * x as f64;
-        end += w[MATERIAL + i][1] * x as f64;
-    }
-    for &p in &f.patterns {
-        open += w[p as usize][0];
-        end += w[p as usize][1];
-    }
+    M::active(f, |i, x| {
+        open += w[i][0] * x;
+        end += w[i][1] * x;
+    });
     open * t + end * (1.0 - t)
 }
 
-fn target(s: &Sample, lambda: f64, k: f64) -> f64 {
+fn target<F>(s: &Sample<F>, lambda: f64, k: f64) -> f64 {
     lambda * sigmoid(s.search as f64 / k) + (1.0 - lambda) * s.result as f64
 }
 
 /// Mean cross-entropy of the model on `samples`.
-fn mean_loss(w: &[[f64; 2]], samples: &[Sample], lambda: f64, k: f64) -> f64 {
+fn mean_loss<M: TableModel>(
+    w: &[[f64; 2]],
+    samples: &[Sample<M::Features>],
+    lambda: f64,
+    k: f64,
+) -> f64 {
     if samples.is_empty() {
         return 0.0;
     }
     samples
         .iter()
-        .map(|s| cross_entropy(sigmoid(predict(w, &s.features) / k), target(s, lambda, k)))
+        .map(|s| {
+            cross_entropy(
+                sigmoid(predict::<M>(w, &s.features) / k),
+                target(s, lambda, k),
+            )
+        })
         .sum::<f64>()
         / samples.len() as f64
 }
@@ -201,8 +312,8 @@ pub struct Trained {
 
 /// Trains the tables on `samples` (in file order; the last
 /// `cfg.validation` share is held out).
-pub fn train(
-    samples: &mut [Sample],
+pub fn train<M: TableModel>(
+    samples: &mut [Sample<M::Features>],
     cfg: &TrainConfig,
     report: &mut dyn FnMut(EpochReport),
 ) -> Trained {
@@ -210,17 +321,18 @@ pub fn train(
     let split = samples.len() - held;
     let scale = cfg.scale.unwrap_or_else(|| fit_scale(samples));
     let (train_set, validation) = samples.split_at_mut(split);
-    let mut w = vec![[0f64; 2]; FEATURES];
-    // Start from the hand-written evaluation (100 a piece, 8 a safe piece).
-    for (f, (o, e)) in patterns::hand_weights().into_iter().enumerate() {
+    let n = M::FEATURES;
+    let mut w = vec![[0f64; 2]; n];
+    // Start from the hand-written evaluation.
+    for (f, (o, e)) in M::start_weights().into_iter().enumerate() {
         w[f] = [o as f64, e as f64];
     }
-    let start_validation_loss = mean_loss(&w, validation, cfg.lambda, scale);
-    let mut m = vec![[0f64; 2]; FEATURES];
-    let mut v = vec![[0f64; 2]; FEATURES];
-    let mut grad = vec![[0f64; 2]; FEATURES];
+    let start_validation_loss = mean_loss::<M>(&w, validation, cfg.lambda, scale);
+    let mut m = vec![[0f64; 2]; n];
+    let mut v = vec![[0f64; 2]; n];
+    let mut grad = vec![[0f64; 2]; n];
     let mut touched: Vec<usize> = Vec::new();
-    let mut seen = vec![false; FEATURES];
+    let mut seen = vec![false; n];
     let (b1, b2, eps) = (0.9f64, 0.999f64, 1e-8);
     let mut step = 0i32;
     let mut rng = SplitMix64::new(cfg.seed);
@@ -237,27 +349,21 @@ pub fn train(
             for s in batch {
                 let f = &s.features;
                 let y = target(s, cfg.lambda, scale);
-                let p = sigmoid(predict(&w, f) / scale);
+                let p = sigmoid(predict::<M>(&w, f) / scale);
                 loss_sum += cross_entropy(p, y);
                 // d(loss)/d(score) up to a constant factor (1 / K / batch),
                 // which Adam's step does not depend on; dividing by it would
                 // shrink the gradients below Adam's epsilon.
                 let g = p - y;
-                let t = f.empties as f64 / patterns::PHASE_SQUARES as f64;
-                let mut add = |feature: usize, x: f64| {
+                let t = M::opening_share(f);
+                M::active(f, |feature, x| {
                     grad[feature][0] += g * x * t;
                     grad[feature][1] += g * x * (1.0 - t);
                     if !seen[feature] {
                         seen[feature] = true;
                         touched.push(feature);
                     }
-                };
-                for (i, &x) in f.scalars.iter().enumerate() {
-                    add(MATERIAL + i, x as f64);
-                }
-                for &p in &f.patterns {
-                    add(p as usize, 1.0);
-                }
+                });
             }
             step += 1;
             let progress = step as f64 / total_batches as f64;
@@ -266,7 +372,7 @@ pub fn train(
             for &feature in &touched {
                 for phase in 0..2 {
                     let mut gr = grad[feature][phase];
-                    if feature < MATERIAL {
+                    if M::pulled(feature) {
                         gr += cfg.l2 * w[feature][phase];
                     }
                     m[feature][phase] = b1 * m[feature][phase] + (1.0 - b1) * gr;
@@ -283,13 +389,13 @@ pub fn train(
         report(EpochReport {
             epoch,
             train_loss: loss_sum / train_set.len().max(1) as f64,
-            validation_loss: mean_loss(&w, validation, cfg.lambda, scale),
+            validation_loss: mean_loss::<M>(&w, validation, cfg.lambda, scale),
         });
     }
-    // Every pattern takes the weight of its canonical pattern.
-    let weights = (0..FEATURES)
+    // Every feature takes the weight of its canonical feature.
+    let weights = (0..n)
         .map(|f| {
-            let [o, e] = w[patterns::canonical(f)];
+            let [o, e] = w[M::canonical(f)];
             let q = |x: f64| x.round().clamp(i16::MIN as f64, i16::MAX as f64) as i16;
             (q(o), q(e))
         })
@@ -309,7 +415,7 @@ mod tests {
 
     /// Positions where the result follows a simple rule the tables can
     /// learn: the side with a piece in the a1 corner wins.
-    fn corner_rule_samples() -> Vec<Sample> {
+    fn corner_rule_samples() -> Vec<Sample<patterns::Features>> {
         let mut rng = SplitMix64::new(9);
         let mut out = Vec::new();
         for _ in 0..4000 {
@@ -349,20 +455,23 @@ mod tests {
         };
         let mut a = corner_rule_samples();
         let mut losses = Vec::new();
-        let trained = train(&mut a, &cfg, &mut |r| losses.push(r.validation_loss));
+        let trained = train::<AtaxxTables>(&mut a, &cfg, &mut |r| losses.push(r.validation_loss));
         assert!(
             losses.last().unwrap() < &(trained.start_validation_loss * 0.8),
             "held-out loss {losses:?} from {}",
             trained.start_validation_loss
         );
         let mut b = corner_rule_samples();
-        assert_eq!(train(&mut b, &cfg, &mut |_| {}).weights, trained.weights);
+        assert_eq!(
+            train::<AtaxxTables>(&mut b, &cfg, &mut |_| {}).weights,
+            trained.weights
+        );
     }
 
     #[test]
     fn the_scale_fit_finds_the_scale_the_results_were_drawn_with() {
         let mut rng = SplitMix64::new(4);
-        let samples: Vec<Sample> = (0..20000)
+        let samples: Vec<Sample<patterns::Features>> = (0..20000)
             .map(|_| {
                 let search = rng.below(1201) as i32 - 600;
                 let win = rng.next_f64() < sigmoid(search as f64 / 150.0);
@@ -380,16 +489,16 @@ mod tests {
     #[test]
     fn bad_lines_are_named_and_gaps_are_skipped() {
         let ok = "x5o/7/7/7/7/7/o5x x 0 1\t12\t0.5\n# game 0\n";
-        assert_eq!(read_samples(ok).unwrap().len(), 1);
+        assert_eq!(read_samples::<AtaxxTables>(ok).unwrap().len(), 1);
         let gap = "x5o/7/7/3-3/7/7/o5x x 0 1\t0\t1\n";
-        assert_eq!(read_samples(gap).unwrap().len(), 0);
+        assert_eq!(read_samples::<AtaxxTables>(gap).unwrap().len(), 0);
         for bad in [
             "x5o/7/7/7/7/7/o5x x 0 1\t12\n",
             "x5o/7/7/7/7/7/o5x x 0 1\tten\t1\n",
             "x5o/7/7/7/7/7/o5x x 0 1\t1\twin\n",
             "x5o/7/7 x 0 1\t1\t1\n",
         ] {
-            let e = read_samples(bad).unwrap_err();
+            let e = read_samples::<AtaxxTables>(bad).unwrap_err();
             assert!(e.starts_with("line 1: "), "{e}");
         }
     }

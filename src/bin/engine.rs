@@ -9,7 +9,7 @@
 //! engine duel OLD NEW --game GAME --tc 10+0.1 --games N --book FILE [...]
 //! engine book GAME --plies N --count K --out FILE [...]
 //! engine datagen GAME --positions N --out FILE [--nodes K] [--random-plies P] [--seed S] [--threads T] [--eval hand|FILE]
-//! engine train ataxx --data FILE[,FILE...] --out FILE [--epochs E] [--lambda L] [--scale K] [--lr R] [--seed S]
+//! engine train ataxx|stones --data FILE[,FILE...] --out FILE [--epochs E] [--lambda L] [--scale K] [--lr R] [--seed S]
 //! ```
 //! `perft` prints one line per depth, `DEPTH NODES MILLISECONDS`; with
 //! `--divide` each root move with its count at DEPTH, then the total.
@@ -52,9 +52,9 @@ const USAGE: &str = "usage: engine perft GAME DEPTH [POSITION] [--divide] [--rul
                    [--seed S] [--threads T] [--eval hand|WEIGHTS_FILE]
                                        self-play positions with score and result
                                        (appends; a stopped run resumes)
-       engine train ataxx --data FILE[,FILE...] --out FILE [--epochs E] [--lambda L] [--scale K]
+       engine train ataxx|stones --data FILE[,FILE...] --out FILE [--epochs E] [--lambda L] [--scale K]
                    [--lr R] [--seed S]
-                                       fit Territory Duel's pattern tables to datagen data
+                                       fit Territory Duel's or Stones!' tables to datagen data
   GAME      ataxx | stones | mill
   LEVEL     beginner | casual | intermediate | strong | master
   PRESET    for mill: nine (default), twelve, morabaraba, lasker, russian, cheng-san-qi, da-san-qi
@@ -849,17 +849,23 @@ fn datagen_command(args: &[String]) -> Result<(), String> {
     let threads: usize = number(&opts, "threads")?.unwrap_or(1usize).clamp(1, 256);
     let eval_name = opts.get("eval").map_or("built-in", String::as_str);
     if let Some(eval) = opts.get("eval") {
-        use stoneplay::ai::eval::patterns;
-        if game != DuelGame::Ataxx {
-            return Err("--eval is for ataxx (the only game with learned weights)".into());
-        }
-        let weights = if eval == "hand" {
-            patterns::hand_weights()
-        } else {
+        use stoneplay::ai::eval::{patterns, stones};
+        type Parse = fn(&[u8]) -> Result<Vec<(i16, i16)>, String>;
+        let read = |parse: Parse| {
             let bytes = std::fs::read(eval).map_err(|e| format!("cannot read {eval}: {e}"))?;
-            patterns::read_weights_file(&bytes).map_err(|e| format!("{eval}: {e}"))?
+            parse(&bytes).map_err(|e| format!("{eval}: {e}"))
         };
-        patterns::use_weights(&weights)?;
+        match game {
+            DuelGame::Ataxx if eval == "hand" => patterns::use_weights(&patterns::hand_weights())?,
+            DuelGame::Ataxx => patterns::use_weights(&read(patterns::read_weights_file)?)?,
+            DuelGame::Stones if eval == "hand" => stones::use_weights(&stones::hand_weights())?,
+            DuelGame::Stones => stones::use_weights(&read(stones::read_weights_file)?)?,
+            DuelGame::Mill => {
+                return Err(
+                    "--eval is for ataxx and stones (the games with learned weights)".into(),
+                )
+            }
+        }
     }
     match game {
         DuelGame::Ataxx => datagen_run(
@@ -1006,21 +1012,31 @@ where
 }
 
 fn train_command(args: &[String]) -> Result<(), String> {
-    use stoneplay::ai::eval::patterns::weights_file;
-    use stoneplay::ai::train::{read_samples, train, TrainConfig};
+    use stoneplay::ai::train::{AtaxxTables, StonesTables};
     let (rest, opts) = options(
         args,
         &["data", "out", "epochs", "lambda", "scale", "lr", "seed"],
     )?;
     match &rest[..] {
-        [game] if game == "ataxx" || game == "territory-duel" => {}
-        [game] if game == "mill" || game == "stones" => {
-            return Err(format!(
-                "no learned evaluation for {game}: its evaluation is written by hand (README, \"How the Territory Duel weights were made\")"
-            ))
+        [game] if game == "ataxx" || game == "territory-duel" => train_run::<AtaxxTables>(
+            &opts,
+            stoneplay::ai::eval::patterns::weights_file,
+        ),
+        [game] if game == "stones" => {
+            train_run::<StonesTables>(&opts, stoneplay::ai::eval::stones::weights_file)
         }
-        _ => return Err("usage: engine train ataxx --data FILE[,FILE...] --out FILE [--epochs E] [--lambda L] [--scale K] [--lr R] [--seed S]".into()),
+        [game] if game == "mill" => Err(format!(
+            "no learned evaluation for {game}: its evaluation is written by hand (README, \"How the evaluation weights were made\")"
+        )),
+        _ => Err("usage: engine train ataxx|stones --data FILE[,FILE...] --out FILE [--epochs E] [--lambda L] [--scale K] [--lr R] [--seed S]".into()),
     }
+}
+
+fn train_run<M: stoneplay::ai::train::TableModel>(
+    opts: &std::collections::HashMap<String, String>,
+    weights_file: fn(&[(i16, i16)]) -> Vec<u8>,
+) -> Result<(), String> {
+    use stoneplay::ai::train::{read_samples, train, TrainConfig};
     let data = opts.get("data").ok_or("train needs --data")?;
     let path = opts.get("out").ok_or("train needs --out")?;
     let float = |key: &str, lo: f64, hi: f64| -> Result<Option<f64>, String> {
@@ -1035,20 +1051,20 @@ fn train_command(args: &[String]) -> Result<(), String> {
     };
     let defaults = TrainConfig::default();
     let cfg = TrainConfig {
-        epochs: number(&opts, "epochs")?
+        epochs: number(opts, "epochs")?
             .unwrap_or(defaults.epochs)
             .clamp(1, 1000),
         lambda: float("lambda", 0.0, 1.0)?.unwrap_or(defaults.lambda),
         scale: float("scale", 1.0, 100_000.0)?,
         lr: float("lr", 1e-6, 1000.0)?.unwrap_or(defaults.lr),
-        seed: number(&opts, "seed")?.unwrap_or(defaults.seed),
+        seed: number(opts, "seed")?.unwrap_or(defaults.seed),
         ..defaults
     };
     let started = Instant::now();
     let mut samples = Vec::new();
     for file in data.split(',') {
         let text = std::fs::read_to_string(file).map_err(|e| format!("cannot read {file}: {e}"))?;
-        samples.extend(read_samples(&text).map_err(|e| format!("{file}: {e}"))?);
+        samples.extend(read_samples::<M>(&text).map_err(|e| format!("{file}: {e}"))?);
     }
     if samples.len() < 1000 {
         return Err(format!(
@@ -1061,7 +1077,7 @@ fn train_command(args: &[String]) -> Result<(), String> {
         samples.len(),
         started.elapsed().as_secs_f64()
     );
-    let trained = train(&mut samples, &cfg, &mut |r| {
+    let trained = train::<M>(&mut samples, &cfg, &mut |r| {
         eprintln!(
             "epoch {:>3}  train loss {:.5}  held-out loss {:.5}  ({:.0} s)",
             r.epoch,

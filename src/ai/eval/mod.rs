@@ -7,7 +7,7 @@
 mod ataxx;
 mod mill;
 pub mod patterns;
-mod stones;
+pub mod stones;
 
 use crate::games::Game;
 
