@@ -219,3 +219,36 @@ pub fn serve(request: &Request, clock: &dyn ai::Clock, post: &mut dyn FnMut(Resp
         GameSpec::Mill(r) => think_as::<Mill>(&job, r, clock, post),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The game and rules are stored by the server and sent on the wire
+    /// (worker and online protocol): their JSON must not change.
+    #[test]
+    fn game_spec_json_is_stable() {
+        let cases = [
+            (
+                GameSpec::Ataxx(AtaxxRules::default()),
+                r#"{"Ataxx":{"no_move":"Pass"}}"#,
+            ),
+            (GameSpec::Stones(StonesRules), r#"{"Stones":null}"#),
+            (
+                GameSpec::Mill(MillRules::default()),
+                concat!(
+                    r#"{"Mill":{"pieces":9,"diagonal_lines":false,"may_fly":true,"#,
+                    r#""fly_at":3,"lose_below":3,"remove_from_mills":"OnlyIfAllInMills","#,
+                    r#""mill_in_placing":"RemoveNow","move_in_placing":false,"#,
+                    r#""remove_multiple":false,"one_time_mill":false,"#,
+                    r#""board_full":"FirstPlayerLoses","stalemate":"BlockedSideLoses","#,
+                    r#""n_move_rule":100,"threefold_repetition":true,"defender_first":false}}"#
+                ),
+            ),
+        ];
+        for (spec, json) in cases {
+            assert_eq!(serde_json::to_string(&spec).unwrap(), json);
+            assert_eq!(serde_json::from_str::<GameSpec>(json).unwrap(), spec);
+        }
+    }
+}
