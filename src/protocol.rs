@@ -16,29 +16,11 @@ use serde::{Deserialize, Serialize};
 
 use crate::ai::bench::{self, BenchLine};
 use crate::ai::{self, Evaluate, Level, SearchControl, SearchInfo, SearchLimits};
-use crate::games::ataxx::{Ataxx, AtaxxRules};
-use crate::games::mill::{Mill, MillRules};
-use crate::games::stones::{Stones, StonesRules};
-use crate::games::{Game, GameKind, Record};
-
-/// Which game, with its rules.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-pub enum GameSpec {
-    Ataxx(AtaxxRules),
-    Stones(StonesRules),
-    Mill(MillRules),
-}
-
-impl GameSpec {
-    /// The game this spec is for.
-    pub fn kind(&self) -> GameKind {
-        match self {
-            GameSpec::Ataxx(_) => GameKind::Ataxx,
-            GameSpec::Stones(_) => GameKind::Stones,
-            GameSpec::Mill(_) => GameKind::Mill,
-        }
-    }
-}
+use crate::games::any::Variant;
+use crate::games::ataxx::Ataxx;
+use crate::games::mill::Mill;
+use crate::games::stones::Stones;
+use crate::games::{Game, Record};
 
 /// App → worker.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -46,7 +28,7 @@ pub enum Request {
     /// Find a move for the side to move.
     Think {
         id: u32,
-        game: GameSpec,
+        game: Variant,
         /// The start position in the game's notation.
         start: String,
         /// The moves played since, in the game's notation.
@@ -214,41 +196,8 @@ pub fn serve(request: &Request, clock: &dyn ai::Clock, post: &mut dyn FnMut(Resp
         seed: *seed,
     };
     match game {
-        GameSpec::Ataxx(r) => think_as::<Ataxx>(&job, r, clock, post),
-        GameSpec::Stones(r) => think_as::<Stones>(&job, r, clock, post),
-        GameSpec::Mill(r) => think_as::<Mill>(&job, r, clock, post),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// The game and rules are stored by the server and sent on the wire
-    /// (worker and online protocol): their JSON must not change.
-    #[test]
-    fn game_spec_json_is_stable() {
-        let cases = [
-            (
-                GameSpec::Ataxx(AtaxxRules::default()),
-                r#"{"Ataxx":{"no_move":"Pass"}}"#,
-            ),
-            (GameSpec::Stones(StonesRules), r#"{"Stones":null}"#),
-            (
-                GameSpec::Mill(MillRules::default()),
-                concat!(
-                    r#"{"Mill":{"pieces":9,"diagonal_lines":false,"may_fly":true,"#,
-                    r#""fly_at":3,"lose_below":3,"remove_from_mills":"OnlyIfAllInMills","#,
-                    r#""mill_in_placing":"RemoveNow","move_in_placing":false,"#,
-                    r#""remove_multiple":false,"one_time_mill":false,"#,
-                    r#""board_full":"FirstPlayerLoses","stalemate":"BlockedSideLoses","#,
-                    r#""n_move_rule":100,"threefold_repetition":true,"defender_first":false}}"#
-                ),
-            ),
-        ];
-        for (spec, json) in cases {
-            assert_eq!(serde_json::to_string(&spec).unwrap(), json);
-            assert_eq!(serde_json::from_str::<GameSpec>(json).unwrap(), spec);
-        }
+        Variant::Ataxx(r) => think_as::<Ataxx>(&job, r, clock, post),
+        Variant::Stones(r) => think_as::<Stones>(&job, r, clock, post),
+        Variant::Mill(r) => think_as::<Mill>(&job, r, clock, post),
     }
 }

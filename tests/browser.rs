@@ -350,13 +350,14 @@ fn links_round_trip_and_bad_links_are_refused() {
 
 #[wasm_bindgen_test]
 fn the_worker_protocol_searches_in_wasm_and_refuses_bad_requests() {
+    use stoneplay::games::any::Variant;
     use stoneplay::games::ataxx::START_FEN;
-    use stoneplay::protocol::{serve, GameSpec, Request, Response};
+    use stoneplay::protocol::{serve, Request, Response};
     let perf = web_sys::window().unwrap().performance().unwrap();
     let clock = move || perf.now();
     let think = |moves: Vec<&str>, level: &str| Request::Think {
         id: 7,
-        game: GameSpec::Ataxx(AtaxxRules::default()),
+        game: Variant::Ataxx(AtaxxRules::default()),
         start: START_FEN.to_string(),
         moves: moves.into_iter().map(String::from).collect(),
         level: level.to_string(),

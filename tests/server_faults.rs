@@ -13,11 +13,11 @@ use std::time::Duration;
 
 use common::{data_dir, state, WAIT};
 
+use stoneplay::games::any::Variant;
 use stoneplay::games::mill::MillRules;
 use stoneplay::games::splitmix64;
 use stoneplay::games::Side;
 use stoneplay::protocol::online::{ClientMsg, ErrorCode, Event, GameState, ServerMsg, SideChoice};
-use stoneplay::protocol::GameSpec;
 use stoneplay::server::client::{Client, Recv, Spawned};
 use stoneplay::server::live::Live;
 
@@ -77,8 +77,8 @@ impl Proc {
 }
 
 /// A Mill game that does not end by itself.
-fn endless_mill() -> GameSpec {
-    GameSpec::Mill(MillRules {
+fn endless_mill() -> Variant {
+    Variant::Mill(MillRules {
         n_move_rule: 0,
         threefold_repetition: false,
         ..MillRules::default()
@@ -111,7 +111,7 @@ struct Table {
     room: String,
 }
 
-async fn table(addr: SocketAddr, game: GameSpec) -> Table {
+async fn table(addr: SocketAddr, game: Variant) -> Table {
     let mut a = Client::hello(addr).await.unwrap();
     a.send(&ClientMsg::Create {
         game,
@@ -233,7 +233,7 @@ async fn a_move_that_cannot_be_stored_is_refused_not_broadcast() {
     // …and so is a new game.
     let mut c = Client::hello(server.addr).await.unwrap();
     c.send(&ClientMsg::Create {
-        game: GameSpec::Mill(MillRules::default()),
+        game: Variant::Mill(MillRules::default()),
         clock_secs: None,
         side: SideChoice::First,
     })

@@ -40,12 +40,12 @@ use std::process::{Command, ExitCode};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use stoneplay::games::any::Variant;
 use stoneplay::games::mill::MillRules;
 use stoneplay::games::splitmix64;
 use stoneplay::games::stones::StonesRules;
 use stoneplay::games::{ataxx::AtaxxRules, Side};
 use stoneplay::protocol::online::{ClientMsg, Event, GameState, ServerMsg, SideChoice};
-use stoneplay::protocol::GameSpec;
 use stoneplay::server::client::{Client, Spawned};
 use stoneplay::server::live::Live;
 
@@ -166,11 +166,11 @@ impl Drop for ServerProcess {
     }
 }
 
-fn spec(i: usize) -> GameSpec {
+fn spec(i: usize) -> Variant {
     match i % 3 {
-        0 => GameSpec::Ataxx(AtaxxRules::default()),
-        1 => GameSpec::Stones(StonesRules),
-        _ => GameSpec::Mill(MillRules::default()),
+        0 => Variant::Ataxx(AtaxxRules::default()),
+        1 => Variant::Stones(StonesRules),
+        _ => Variant::Mill(MillRules::default()),
     }
 }
 
@@ -197,7 +197,7 @@ struct Game {
 async fn set_up(
     addr: SocketAddr,
     friend_at: SocketAddr,
-    game: GameSpec,
+    game: Variant,
     clock_secs: u32,
 ) -> Result<Game, String> {
     let mut a = Client::hello(addr).await?;
@@ -308,7 +308,7 @@ async fn traffic(
         threefold_repetition: false,
         ..MillRules::default()
     };
-    let mut g = set_up(addr, addr, GameSpec::Mill(rules), clock_secs).await?;
+    let mut g = set_up(addr, addr, Variant::Mill(rules), clock_secs).await?;
     let mut live = Live::new(&g.state.game);
     let before = g.first.received_bytes + g.second.received_bytes;
     let mut played = 0u32;

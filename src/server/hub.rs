@@ -17,9 +17,9 @@ use super::live::{online_spec, Live};
 use super::room::{self, Attach, RoomCmd};
 use super::store::{now_ms, RoomMeta, Store, Stored};
 use super::Config;
+use crate::games::any::Variant;
 use crate::games::Side;
 use crate::protocol::online::{ErrorCode, Refusal, ServerMsg, SideChoice};
-use crate::protocol::GameSpec;
 
 fn server_error(message: impl Into<String>) -> ServerMsg {
     ServerMsg::Error {
@@ -36,7 +36,7 @@ struct RoomEntry {
 
 struct Waiting {
     conn: ConnHandle,
-    spec: GameSpec,
+    spec: Variant,
 }
 
 /// The outcome of asking for a quick match.
@@ -324,7 +324,7 @@ impl Hub {
     /// player 0 (and of player 1 when `both_seated`, a quick match).
     async fn new_room(
         self: &Arc<Self>,
-        spec: GameSpec,
+        spec: Variant,
         clock_ms: u64,
         creator_side: Side,
         both_seated: bool,
@@ -388,7 +388,7 @@ impl Hub {
     /// A room for a game with a friend: its code and the creator's token.
     pub async fn create(
         self: &Arc<Self>,
-        spec: GameSpec,
+        spec: Variant,
         clock_secs: Option<u32>,
         side: SideChoice,
     ) -> Result<(String, String), ServerMsg> {
@@ -411,7 +411,7 @@ impl Hub {
     pub async fn quick_match(
         self: &Arc<Self>,
         conn: &ConnHandle,
-        spec: GameSpec,
+        spec: Variant,
         clock_secs: Option<u32>,
     ) -> Result<Quick, ServerMsg> {
         let spec = online_spec(spec).map_err(|e| refused(Refusal::BadGame, e))?;
@@ -472,7 +472,7 @@ impl Hub {
         cluster: &Arc<super::cluster::Cluster>,
         conn: &ConnHandle,
         key: String,
-        spec: GameSpec,
+        spec: Variant,
         clock_ms: u64,
     ) -> Result<Quick, ServerMsg> {
         let Some(partner) = cluster.pair(&key, conn).await.map_err(server_error)? else {

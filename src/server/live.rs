@@ -1,11 +1,11 @@
 //! A game in progress on the server: one [`Record`] of whichever game the
 //! room plays, driven by move text, with the online rules applied.
 
+use crate::games::any::Variant;
 use crate::games::ataxx::{Ataxx, AtaxxMove, AtaxxRules, NoMoveRule};
 use crate::games::mill::Mill;
 use crate::games::stones::Stones;
 use crate::games::{Game, GameError, Outcome, Record, Side};
-use crate::protocol::GameSpec;
 
 /// The game of a room.
 #[derive(Clone, Debug)]
@@ -27,16 +27,16 @@ macro_rules! each {
 
 /// The rules a game is played under online: Territory Duel always with the
 /// pass rule; Mill's options must make a playable game.
-pub fn online_spec(spec: GameSpec) -> Result<GameSpec, String> {
+pub fn online_spec(spec: Variant) -> Result<Variant, String> {
     match spec {
-        GameSpec::Ataxx(_) => Ok(GameSpec::Ataxx(AtaxxRules {
+        Variant::Ataxx(_) => Ok(Variant::Ataxx(AtaxxRules {
             no_move: NoMoveRule::Pass,
         })),
-        GameSpec::Mill(rules) => rules
+        Variant::Mill(rules) => rules
             .validate()
-            .map(|()| GameSpec::Mill(rules))
+            .map(|()| Variant::Mill(rules))
             .map_err(|e| e.to_string()),
-        GameSpec::Stones(_) => Ok(spec),
+        Variant::Stones(_) => Ok(spec),
     }
 }
 
@@ -47,20 +47,20 @@ fn restore<G: Game>(rules: &G::Rules, start: &str, moves: &[String]) -> Result<R
 
 impl Live {
     /// A new game from the usual start.
-    pub fn new(spec: &GameSpec) -> Live {
+    pub fn new(spec: &Variant) -> Live {
         match spec {
-            GameSpec::Ataxx(r) => Live::Ataxx(Record::new(Ataxx::start(r))),
-            GameSpec::Stones(r) => Live::Stones(Record::new(Stones::start(r))),
-            GameSpec::Mill(r) => Live::Mill(Record::new(Mill::start(r))),
+            Variant::Ataxx(r) => Live::Ataxx(Record::new(Ataxx::start(r))),
+            Variant::Stones(r) => Live::Stones(Record::new(Stones::start(r))),
+            Variant::Mill(r) => Live::Mill(Record::new(Mill::start(r))),
         }
     }
 
     /// A stored game: its start position and moves, replayed.
-    pub fn restore(spec: &GameSpec, start: &str, moves: &[String]) -> Result<Live, String> {
+    pub fn restore(spec: &Variant, start: &str, moves: &[String]) -> Result<Live, String> {
         Ok(match spec {
-            GameSpec::Ataxx(r) => Live::Ataxx(restore(r, start, moves)?),
-            GameSpec::Stones(r) => Live::Stones(restore(r, start, moves)?),
-            GameSpec::Mill(r) => Live::Mill(restore(r, start, moves)?),
+            Variant::Ataxx(r) => Live::Ataxx(restore(r, start, moves)?),
+            Variant::Stones(r) => Live::Stones(restore(r, start, moves)?),
+            Variant::Mill(r) => Live::Mill(restore(r, start, moves)?),
         })
     }
 

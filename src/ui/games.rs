@@ -9,13 +9,13 @@ use super::sound::Sound;
 use super::words::{end_reason, Problem};
 use crate::client::mark::Marks;
 use crate::client::Forced;
+use crate::games::any::Variant;
 use crate::games::ataxx::{Ataxx, AtaxxMove, AtaxxRules, NoMoveRule};
 use crate::games::mill::{point_name, Mill, MillMove, MillRules, Phase, Preset, OPTION_NAMES};
 use crate::games::stones::{square_name as stone_square, Stones, StonesMove, StonesRules};
 pub use crate::games::GameKind;
 use crate::games::{Game, Outcome, Side};
 use crate::i18n::Lang;
-use crate::protocol::GameSpec;
 use crate::{t, tn};
 
 /// A game the screen can show. `Move` values must be thread-safe because
@@ -72,7 +72,7 @@ pub trait UiGame:
     /// The sound a move makes.
     fn sound_of(before: &Self, mv: Self::Move) -> Sound;
     /// The game and rules as the AI worker names them.
-    fn spec(rules: &Self::Rules) -> GameSpec;
+    fn spec(rules: &Self::Rules) -> Variant;
     /// The rules for a game against the computer (Territory Duel: a player
     /// without a move loses instead of passing).
     fn vs_computer_rules(rules: &Self::Rules) -> Self::Rules {
@@ -180,8 +180,8 @@ impl UiGame for Ataxx {
             Sound::Move
         }
     }
-    fn spec(rules: &AtaxxRules) -> GameSpec {
-        GameSpec::Ataxx(*rules)
+    fn spec(rules: &AtaxxRules) -> Variant {
+        Variant::Ataxx(*rules)
     }
     fn vs_computer_rules(rules: &AtaxxRules) -> AtaxxRules {
         let mut rules = *rules;
@@ -252,8 +252,8 @@ impl UiGame for Stones {
             Sound::Move
         }
     }
-    fn spec(rules: &StonesRules) -> GameSpec {
-        GameSpec::Stones(*rules)
+    fn spec(rules: &StonesRules) -> Variant {
+        Variant::Stones(*rules)
     }
 }
 
@@ -421,7 +421,7 @@ impl UiGame for Mill {
             Sound::Move
         }
     }
-    fn spec(rules: &MillRules) -> GameSpec {
-        GameSpec::Mill(*rules)
+    fn spec(rules: &MillRules) -> Variant {
+        Variant::Mill(*rules)
     }
 }
