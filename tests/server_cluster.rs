@@ -12,6 +12,7 @@ use std::net::SocketAddr;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
+use stoneplay::games::any::AnyRecord;
 use stoneplay::games::any::Variant;
 use stoneplay::games::ataxx::AtaxxRules;
 use stoneplay::games::mill::MillRules;
@@ -21,7 +22,6 @@ use stoneplay::protocol::online::{
     ClientMsg, ErrorCode, Event, GameState, ServerMsg, SideChoice, Status,
 };
 use stoneplay::server::client::{Client, Recv};
-use stoneplay::server::live::Live;
 use stoneplay::server::{self, Config, Server};
 
 const WAIT: Duration = Duration::from_secs(10);
@@ -190,7 +190,8 @@ impl Table {
 
     /// A pseudo-random legal move by the side to move, acknowledged to all.
     async fn play_random(&mut self) -> GameState {
-        let live = Live::restore(&self.state.game, &self.state.start, &self.state.moves).unwrap();
+        let live =
+            AnyRecord::restore(&self.state.game, &self.state.start, &self.state.moves).unwrap();
         let moves = live.legal_moves();
         let (next, r) = splitmix64(self.seed);
         self.seed = next;
@@ -619,7 +620,7 @@ async fn a_database_outage_is_refused_clearly_and_recovered() {
     let acked = t.state.clone();
     pg.stop();
     let ply = t.state.moves.len() as u32;
-    let live = Live::restore(&t.state.game, &t.state.start, &t.state.moves).unwrap();
+    let live = AnyRecord::restore(&t.state.game, &t.state.start, &t.state.moves).unwrap();
     let mv = live.legal_moves()[0].clone();
     t.mover().send(&ClientMsg::Move { ply, mv }).await.unwrap();
     let who = t.mover();
@@ -650,7 +651,7 @@ async fn a_database_outage_is_refused_clearly_and_recovered() {
     pg.resume();
     let until = Instant::now() + WAIT;
     loop {
-        let live = Live::restore(&t.state.game, &t.state.start, &t.state.moves).unwrap();
+        let live = AnyRecord::restore(&t.state.game, &t.state.start, &t.state.moves).unwrap();
         let mv = live.legal_moves()[0].clone();
         let ply = t.state.moves.len() as u32;
         let who = t.mover();
@@ -707,7 +708,7 @@ async fn a_node_that_lost_the_lease_cannot_store_into_the_room() {
         .await
         .unwrap();
     assert_eq!(taken, 1);
-    let live = Live::restore(&t.state.game, &t.state.start, &t.state.moves).unwrap();
+    let live = AnyRecord::restore(&t.state.game, &t.state.start, &t.state.moves).unwrap();
     let mv = live.legal_moves()[0].clone();
     let ply = t.state.moves.len() as u32;
     let who = t.mover();

@@ -3,7 +3,7 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use stoneplay::ai::InstantClock;
-use stoneplay::games::any::Variant;
+use stoneplay::games::any::{AnyRecord, Variant};
 use stoneplay::games::ataxx::{AtaxxRules, NoMoveRule, START_FEN};
 use stoneplay::games::mill::{Mill, Preset};
 use stoneplay::games::stones::{StonesRules, START_POSITION};
@@ -54,26 +54,13 @@ fn every_game_gets_a_legal_move() {
         for level in ["beginner", "master"] {
             let mv = best(&think(spec, &start, &moves, level)).expect("a move");
             // Replay and check legality with the rules themselves.
-            let ok = match spec {
-                Variant::Ataxx(r) => {
-                    replay::<stoneplay::games::ataxx::Ataxx>(&r, &start, &moves, &mv)
-                }
-                Variant::Stones(r) => {
-                    replay::<stoneplay::games::stones::Stones>(&r, &start, &moves, &mv)
-                }
-                Variant::Mill(r) => replay::<Mill>(&r, &start, &moves, &mv),
-            };
+            let ok = AnyRecord::restore(&spec, &start, &moves)
+                .unwrap()
+                .play_text(&mv)
+                .is_ok();
             assert!(ok, "{level} {spec:?}: {mv} is not legal");
         }
     }
-}
-
-fn replay<G: Game>(rules: &G::Rules, start: &str, moves: &[&str], answer: &str) -> bool {
-    let mut record = Record::new(G::from_text(start, rules).unwrap());
-    for m in moves {
-        record.play_text(m).unwrap();
-    }
-    record.play_text(answer).is_ok()
 }
 
 #[test]

@@ -13,13 +13,28 @@ use tokio::sync::{mpsc, oneshot, watch};
 
 use super::handle::{refused, ConnEvent, ConnHandle};
 use super::ids;
-use super::live::{online_spec, Live};
 use super::room::{self, Attach, RoomCmd};
 use super::store::{now_ms, RoomMeta, Store, Stored};
 use super::Config;
-use crate::games::any::Variant;
+use crate::games::any::{AnyRecord, Variant};
+use crate::games::ataxx::{AtaxxRules, NoMoveRule};
 use crate::games::Side;
 use crate::protocol::online::{ErrorCode, Refusal, ServerMsg, SideChoice};
+
+/// The rules a game is played under online: Territory Duel always with the
+/// pass rule; Mill's options must make a playable game.
+pub fn online_spec(spec: Variant) -> Result<Variant, String> {
+    match spec {
+        Variant::Ataxx(_) => Ok(Variant::Ataxx(AtaxxRules {
+            no_move: NoMoveRule::Pass,
+        })),
+        Variant::Mill(rules) => rules
+            .validate()
+            .map(|()| Variant::Mill(rules))
+            .map_err(|e| e.to_string()),
+        Variant::Stones(_) => Ok(spec),
+    }
+}
 
 fn server_error(message: impl Into<String>) -> ServerMsg {
     ServerMsg::Error {
@@ -331,7 +346,7 @@ impl Hub {
     ) -> Result<(String, [String; 2]), ServerMsg> {
         let fresh = |n| ids::random(n).map_err(server_error);
         let tokens = [fresh(ids::TOKEN_BYTES)?, fresh(ids::TOKEN_BYTES)?];
-        let live = Live::new(&spec);
+        let live = AnyRecord::new(&spec);
         let meta = RoomMeta {
             spec,
             clock_ms,
