@@ -16,29 +16,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::ai::bench::{self, BenchLine};
 use crate::ai::{self, Evaluate, Level, SearchControl, SearchInfo, SearchLimits};
-use crate::games::ataxx::{Ataxx, AtaxxRules};
-use crate::games::mill::{Mill, MillRules};
-use crate::games::stones::{Stones, StonesRules};
-use crate::games::{Game, GameKind, Record};
-
-/// Which game, with its rules.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-pub enum GameSpec {
-    Ataxx(AtaxxRules),
-    Stones(StonesRules),
-    Mill(MillRules),
-}
-
-impl GameSpec {
-    /// The game this spec is for.
-    pub fn kind(&self) -> GameKind {
-        match self {
-            GameSpec::Ataxx(_) => GameKind::Ataxx,
-            GameSpec::Stones(_) => GameKind::Stones,
-            GameSpec::Mill(_) => GameKind::Mill,
-        }
-    }
-}
+use crate::games::any::{AnyRecord, Variant};
+use crate::games::{Game, Record};
 
 /// App → worker.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -46,7 +25,7 @@ pub enum Request {
     /// Find a move for the side to move.
     Think {
         id: u32,
-        game: GameSpec,
+        game: Variant,
         /// The start position in the game's notation.
         start: String,
         /// The moves played since, in the game's notation.
@@ -122,32 +101,21 @@ impl Response {
     }
 }
 
-fn rebuild<G: Game>(rules: &G::Rules, start: &str, moves: &[String]) -> Result<Record<G>, String> {
-    let pos = G::from_text(start, rules).map_err(|e| e.to_string())?;
-    Record::from_moves(pos, moves).map_err(|e| e.to_string())
-}
-
 /// A `Think` request with its level read.
-struct Job<'a> {
+struct Job {
     id: u32,
-    start: &'a str,
-    moves: &'a [String],
     level: Level,
     movetime_ms: Option<u64>,
     seed: u32,
 }
 
-fn think_as<G: Game + Evaluate>(
+fn think_on<G: Game + Evaluate>(
     job: &Job,
-    rules: &G::Rules,
+    record: &Record<G>,
     clock: &dyn ai::Clock,
     post: &mut dyn FnMut(Response),
 ) -> Response {
     let id = job.id;
-    let record = match rebuild::<G>(rules, job.start, job.moves) {
-        Ok(r) => r,
-        Err(message) => return Response::Error { id, message },
-    };
     let limits = SearchLimits {
         movetime_ms: job.movetime_ms,
         ..Default::default()
@@ -164,7 +132,7 @@ fn think_as<G: Game + Evaluate>(
         });
     };
     let result = ai::think_record(
-        &record,
+        record,
         limits,
         job.level,
         u64::from(job.seed),
@@ -205,17 +173,24 @@ pub fn serve(request: &Request, clock: &dyn ai::Clock, post: &mut dyn FnMut(Resp
             message: format!("unknown level '{level}'"),
         };
     };
+    let record = match AnyRecord::restore(game, start, moves) {
+        Ok(r) => r,
+        Err(e) => {
+            return Response::Error {
+                id: *id,
+                message: e.to_string(),
+            }
+        }
+    };
     let job = Job {
         id: *id,
-        start,
-        moves,
         level,
         movetime_ms: *movetime_ms,
         seed: *seed,
     };
-    match game {
-        GameSpec::Ataxx(r) => think_as::<Ataxx>(&job, r, clock, post),
-        GameSpec::Stones(r) => think_as::<Stones>(&job, r, clock, post),
-        GameSpec::Mill(r) => think_as::<Mill>(&job, r, clock, post),
+    match &record {
+        AnyRecord::Ataxx(r) => think_on(&job, r, clock, post),
+        AnyRecord::Stones(r) => think_on(&job, r, clock, post),
+        AnyRecord::Mill(r) => think_on(&job, r, clock, post),
     }
 }

@@ -4,13 +4,14 @@
 
 use gloo_timers::future::TimeoutFuture;
 use leptos::prelude::*;
+use stoneplay::games::any::AnyRecord;
 use stoneplay::games::ataxx::{Ataxx, AtaxxRules};
 use stoneplay::games::mill::Mill;
 use stoneplay::games::stones::{Stones, StonesRules};
 use stoneplay::games::{Game, Record};
 use stoneplay::ui::game::{GameScreen, Resume};
 use stoneplay::ui::games::UiGame;
-use stoneplay::ui::link::{load_query, query_for, Loaded};
+use stoneplay::ui::link::{load_query, query_for};
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 use web_sys::{Element, HtmlElement};
@@ -306,19 +307,19 @@ async fn the_move_clock_restarts_each_turn_and_a_mill_removal_is_the_same_turn()
 
 #[wasm_bindgen_test]
 fn links_round_trip_and_bad_links_are_refused() {
-    let Ok(Some(Loaded::Mill(r))) = load_query("?game=mill&rules=lasker&moves=d6.f4") else {
+    let Ok(Some(AnyRecord::Mill(r))) = load_query("?game=mill&rules=lasker&moves=d6.f4") else {
         panic!("a Lasker link loads");
     };
     assert_eq!(r.moves().len(), 2);
     assert_eq!(r.position().rules().pieces, 10);
     assert_eq!(query_for(&r), "?game=mill&rules=lasker&moves=d6.f4");
 
-    let Ok(Some(Loaded::Ataxx(r))) = load_query("?game=ataxx&moves=b6.a1a3") else {
+    let Ok(Some(AnyRecord::Ataxx(r))) = load_query("?game=ataxx&moves=b6.a1a3") else {
         panic!("an ataxx link loads");
     };
     assert_eq!(r.moves().len(), 2);
     let custom = "?game=stones&pos=W%3Aa1%2Cb2*%20B%3Ah8%20w";
-    let Ok(Some(Loaded::Stones(s))) = load_query(custom) else {
+    let Ok(Some(AnyRecord::Stones(s))) = load_query(custom) else {
         panic!("a custom stones position loads");
     };
     assert_eq!(s.position().to_text(), "W:a1,b2* B:h8 w");
@@ -350,13 +351,14 @@ fn links_round_trip_and_bad_links_are_refused() {
 
 #[wasm_bindgen_test]
 fn the_worker_protocol_searches_in_wasm_and_refuses_bad_requests() {
+    use stoneplay::games::any::Variant;
     use stoneplay::games::ataxx::START_FEN;
-    use stoneplay::protocol::{serve, GameSpec, Request, Response};
+    use stoneplay::protocol::{serve, Request, Response};
     let perf = web_sys::window().unwrap().performance().unwrap();
     let clock = move || perf.now();
     let think = |moves: Vec<&str>, level: &str| Request::Think {
         id: 7,
-        game: GameSpec::Ataxx(AtaxxRules::default()),
+        game: Variant::Ataxx(AtaxxRules::default()),
         start: START_FEN.to_string(),
         moves: moves.into_iter().map(String::from).collect(),
         level: level.to_string(),

@@ -12,6 +12,8 @@ use std::net::SocketAddr;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
+use stoneplay::games::any::AnyRecord;
+use stoneplay::games::any::Variant;
 use stoneplay::games::ataxx::AtaxxRules;
 use stoneplay::games::mill::MillRules;
 use stoneplay::games::stones::StonesRules;
@@ -19,9 +21,7 @@ use stoneplay::games::{splitmix64, EndReason, Side};
 use stoneplay::protocol::online::{
     ClientMsg, ErrorCode, Event, GameState, ServerMsg, SideChoice, Status,
 };
-use stoneplay::protocol::GameSpec;
 use stoneplay::server::client::{Client, Recv};
-use stoneplay::server::live::Live;
 use stoneplay::server::{self, Config, Server};
 
 const WAIT: Duration = Duration::from_secs(10);
@@ -120,7 +120,7 @@ struct Table {
 }
 
 impl Table {
-    async fn new(a_at: SocketAddr, b_at: SocketAddr, game: GameSpec, clock_secs: u32) -> Table {
+    async fn new(a_at: SocketAddr, b_at: SocketAddr, game: Variant, clock_secs: u32) -> Table {
         let mut a = Client::hello(a_at).await.unwrap();
         a.send(&ClientMsg::Create {
             game,
@@ -190,7 +190,8 @@ impl Table {
 
     /// A pseudo-random legal move by the side to move, acknowledged to all.
     async fn play_random(&mut self) -> GameState {
-        let live = Live::restore(&self.state.game, &self.state.start, &self.state.moves).unwrap();
+        let live =
+            AnyRecord::restore(&self.state.game, &self.state.start, &self.state.moves).unwrap();
         let moves = live.legal_moves();
         let (next, r) = splitmix64(self.seed);
         self.seed = next;
@@ -238,7 +239,7 @@ async fn postgres_alone_keeps_the_games_across_a_restart() {
         second.as_ref().err()
     );
     let at = first.addr();
-    let mut t = Table::new(at, at, GameSpec::Ataxx(AtaxxRules::default()), 60).await;
+    let mut t = Table::new(at, at, Variant::Ataxx(AtaxxRules::default()), 60).await;
     t.play(5).await;
     t.act(1, ClientMsg::OfferDraw, Event::DrawOffered).await;
     let before = t.state.clone();
@@ -265,7 +266,7 @@ async fn games_across_three_nodes() {
     let (x, y, z) = (n[0].addr(), n[1].addr(), n[2].addr());
 
     // Territory Duel: the player on the other node resigns.
-    let mut t = Table::new(x, y, GameSpec::Ataxx(AtaxxRules::default()), 60).await;
+    let mut t = Table::new(x, y, Variant::Ataxx(AtaxxRules::default()), 60).await;
     t.watch(z).await;
     t.play(12).await;
     t.act(1, ClientMsg::Pause, Event::Paused).await;
@@ -277,7 +278,7 @@ async fn games_across_three_nodes() {
     assert_eq!(s.outcome.map(|o| o.winner), Some(Some(t.a_seat.side)));
 
     // Stones: a draw offered on one node, accepted on the other.
-    let mut t = Table::new(y, x, GameSpec::Stones(StonesRules), 60).await;
+    let mut t = Table::new(y, x, Variant::Stones(StonesRules), 60).await;
     t.watch(z).await;
     t.play(10).await;
     t.act(0, ClientMsg::OfferDraw, Event::DrawOffered).await;
@@ -287,7 +288,7 @@ async fn games_across_three_nodes() {
     assert_eq!(s.outcome.map(|o| o.reason), Some(EndReason::Agreement));
 
     // Mill: played to its end (or the moves run out), then a rematch.
-    let mut t = Table::new(z, x, GameSpec::Mill(MillRules::default()), 60).await;
+    let mut t = Table::new(z, x, Variant::Mill(MillRules::default()), 60).await;
     t.watch(y).await;
     t.play(400).await;
     if t.state.status == Status::Playing {
@@ -385,7 +386,7 @@ async fn a_killed_referee_loses_no_acknowledged_move() {
     let db = pg.database().await;
     let mut x = Node::start(&db, &redis.url());
     let mut y = Node::start(&db, &redis.url());
-    let mut t = Table::new(x.addr, y.addr, GameSpec::Ataxx(AtaxxRules::default()), 60).await;
+    let mut t = Table::new(x.addr, y.addr, Variant::Ataxx(AtaxxRules::default()), 60).await;
     t.watch(y.addr).await;
     t.play(6).await;
     t.act(0, ClientMsg::OfferDraw, Event::DrawOffered).await;
@@ -442,7 +443,7 @@ async fn a_clean_stop_hands_the_rooms_over_without_charging_the_clock() {
     let db = pg.database().await;
     let mut n = nodes(&db, &redis.url(), 2).await;
     let (x, y) = (n[0].addr(), n[1].addr());
-    let mut t = Table::new(x, y, GameSpec::Mill(MillRules::default()), 60).await;
+    let mut t = Table::new(x, y, Variant::Mill(MillRules::default()), 60).await;
     t.play(3).await;
     tokio::time::sleep(Duration::from_millis(800)).await;
     let stopping = Instant::now();
@@ -472,7 +473,7 @@ async fn quick_match_pairs_players_on_different_nodes() {
     let (pg, redis) = cluster::shared();
     let db = pg.database().await;
     let n = nodes(&db, &redis.url(), 2).await;
-    let game = GameSpec::Stones(StonesRules);
+    let game = Variant::Stones(StonesRules);
     let mut a = Client::hello(n[0].addr()).await.unwrap();
     a.send(&ClientMsg::QuickMatch {
         game,
@@ -549,7 +550,7 @@ async fn a_bus_outage_is_refused_clearly_and_recovered() {
     let db = pg.database().await;
     let n = nodes(&db, &redis.url(), 2).await;
     let (x, y) = (n[0].addr(), n[1].addr());
-    let mut t = Table::new(x, y, GameSpec::Ataxx(AtaxxRules::default()), 60).await;
+    let mut t = Table::new(x, y, Variant::Ataxx(AtaxxRules::default()), 60).await;
     t.play(3).await;
     let acked = t.state.clone();
     redis.stop();
@@ -614,12 +615,12 @@ async fn a_database_outage_is_refused_clearly_and_recovered() {
     let db = pg.database().await;
     let n = nodes(&db, &redis.url(), 2).await;
     let (x, y) = (n[0].addr(), n[1].addr());
-    let mut t = Table::new(x, x, GameSpec::Stones(StonesRules), 60).await;
+    let mut t = Table::new(x, x, Variant::Stones(StonesRules), 60).await;
     t.play(3).await;
     let acked = t.state.clone();
     pg.stop();
     let ply = t.state.moves.len() as u32;
-    let live = Live::restore(&t.state.game, &t.state.start, &t.state.moves).unwrap();
+    let live = AnyRecord::restore(&t.state.game, &t.state.start, &t.state.moves).unwrap();
     let mv = live.legal_moves()[0].clone();
     t.mover().send(&ClientMsg::Move { ply, mv }).await.unwrap();
     let who = t.mover();
@@ -637,7 +638,7 @@ async fn a_database_outage_is_refused_clearly_and_recovered() {
     assert_eq!(s.moves, acked.moves, "the refused move was not made");
     let mut c = Client::hello(y).await.unwrap();
     c.send(&ClientMsg::Create {
-        game: GameSpec::Stones(StonesRules),
+        game: Variant::Stones(StonesRules),
         clock_secs: Some(60),
         side: SideChoice::First,
     })
@@ -650,7 +651,7 @@ async fn a_database_outage_is_refused_clearly_and_recovered() {
     pg.resume();
     let until = Instant::now() + WAIT;
     loop {
-        let live = Live::restore(&t.state.game, &t.state.start, &t.state.moves).unwrap();
+        let live = AnyRecord::restore(&t.state.game, &t.state.start, &t.state.moves).unwrap();
         let mv = live.legal_moves()[0].clone();
         let ply = t.state.moves.len() as u32;
         let who = t.mover();
@@ -691,7 +692,7 @@ async fn a_node_that_lost_the_lease_cannot_store_into_the_room() {
     let db = pg.database().await;
     let n = nodes(&db, &redis.url(), 2).await;
     let (x, y) = (n[0].addr(), n[1].addr());
-    let mut t = Table::new(x, x, GameSpec::Ataxx(AtaxxRules::default()), 60).await;
+    let mut t = Table::new(x, x, Variant::Ataxx(AtaxxRules::default()), 60).await;
     t.play(3).await;
     let acked = t.state.clone();
     // Another (here: vanished) node takes the lease behind x's back.
@@ -707,7 +708,7 @@ async fn a_node_that_lost_the_lease_cannot_store_into_the_room() {
         .await
         .unwrap();
     assert_eq!(taken, 1);
-    let live = Live::restore(&t.state.game, &t.state.start, &t.state.moves).unwrap();
+    let live = AnyRecord::restore(&t.state.game, &t.state.start, &t.state.moves).unwrap();
     let mv = live.legal_moves()[0].clone();
     let ply = t.state.moves.len() as u32;
     let who = t.mover();

@@ -10,9 +10,9 @@ use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 
 use common::{config, data_dir, eventually, seat, state};
+use stoneplay::games::any::Variant;
 use stoneplay::games::ataxx::AtaxxRules;
 use stoneplay::protocol::online::{ClientMsg, Event, SideChoice};
-use stoneplay::protocol::GameSpec;
 use stoneplay::server::client::Client;
 use stoneplay::server::{self, Config};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -159,7 +159,7 @@ async fn a_websocket_client_that_does_not_read_is_disconnected() {
     let addr = server.addr();
     let mut c = Client::hello(addr).await.unwrap();
     c.send(&ClientMsg::Create {
-        game: GameSpec::Ataxx(AtaxxRules::default()),
+        game: Variant::Ataxx(AtaxxRules::default()),
         clock_secs: None,
         side: SideChoice::First,
     })

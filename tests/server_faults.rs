@@ -13,13 +13,13 @@ use std::time::Duration;
 
 use common::{data_dir, state, WAIT};
 
+use stoneplay::games::any::AnyRecord;
+use stoneplay::games::any::Variant;
 use stoneplay::games::mill::MillRules;
 use stoneplay::games::splitmix64;
 use stoneplay::games::Side;
 use stoneplay::protocol::online::{ClientMsg, ErrorCode, Event, GameState, ServerMsg, SideChoice};
-use stoneplay::protocol::GameSpec;
 use stoneplay::server::client::{Client, Recv, Spawned};
-use stoneplay::server::live::Live;
 
 /// The server binary as a child; killed (SIGKILL) when dropped.
 struct Proc {
@@ -77,8 +77,8 @@ impl Proc {
 }
 
 /// A Mill game that does not end by itself.
-fn endless_mill() -> GameSpec {
-    GameSpec::Mill(MillRules {
+fn endless_mill() -> Variant {
+    Variant::Mill(MillRules {
         n_move_rule: 0,
         threefold_repetition: false,
         ..MillRules::default()
@@ -86,7 +86,7 @@ fn endless_mill() -> GameSpec {
 }
 
 /// A move that neither ends the game nor closes a mill.
-fn lasting_move(live: &Live, r: u64) -> String {
+fn lasting_move(live: &AnyRecord, r: u64) -> String {
     let moves = live.legal_moves();
     let lasting: Vec<&String> = moves
         .iter()
@@ -111,7 +111,7 @@ struct Table {
     room: String,
 }
 
-async fn table(addr: SocketAddr, game: GameSpec) -> Table {
+async fn table(addr: SocketAddr, game: Variant) -> Table {
     let mut a = Client::hello(addr).await.unwrap();
     a.send(&ClientMsg::Create {
         game,
@@ -157,7 +157,7 @@ async fn a_move_that_cannot_be_stored_is_refused_not_broadcast() {
     // 256 KiB: room for the schema, a game set up and a few dozen moves.
     let server = Proc::start(&dir, Some(256), &[]);
     let mut t = table(server.addr, endless_mill()).await;
-    let mut live = Live::new(&endless_mill());
+    let mut live = AnyRecord::new(&endless_mill());
     let mut shown: Vec<String> = Vec::new();
     let mut to_move = Side::First;
     let mut seed = 7;
@@ -233,7 +233,7 @@ async fn a_move_that_cannot_be_stored_is_refused_not_broadcast() {
     // …and so is a new game.
     let mut c = Client::hello(server.addr).await.unwrap();
     c.send(&ClientMsg::Create {
-        game: GameSpec::Mill(MillRules::default()),
+        game: Variant::Mill(MillRules::default()),
         clock_secs: None,
         side: SideChoice::First,
     })
@@ -292,7 +292,12 @@ fn in_process_config(dir: &Path) -> stoneplay::server::Config {
 
 /// Plays lasting moves until `plies` have been played or the game ends;
 /// returns the last state the opponent of the last mover saw.
-async fn play_lasting(t: &mut Table, live: &mut Live, plies: usize, mut seed: u64) -> GameState {
+async fn play_lasting(
+    t: &mut Table,
+    live: &mut AnyRecord,
+    plies: usize,
+    mut seed: u64,
+) -> GameState {
     let mut last = None;
     let mut to_move = Side::First;
     let mut ply = 0;
@@ -337,7 +342,7 @@ async fn every_online_game_ends_at_the_ply_cap() {
         .await
         .unwrap();
     let mut t = table(server.addr(), endless_mill()).await;
-    let mut live = Live::new(&endless_mill());
+    let mut live = AnyRecord::new(&endless_mill());
     let end = play_lasting(&mut t, &mut live, MAX_PLIES as usize + 10, 3).await;
     assert_eq!(end.moves.len(), MAX_PLIES as usize, "ended at the cap");
     assert_eq!(end.status, Status::Over);
@@ -375,7 +380,7 @@ async fn moves_are_sent_as_updates_once_the_client_has_the_state() {
         .await
         .unwrap();
     let mut t = table(server.addr(), endless_mill()).await;
-    let mut live = Live::new(&endless_mill());
+    let mut live = AnyRecord::new(&endless_mill());
     play_lasting(&mut t, &mut live, 300, 5).await;
     // A watcher gets the full state, then updates only.
     let mut w = Client::hello(server.addr()).await.unwrap();

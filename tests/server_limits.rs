@@ -8,15 +8,15 @@ mod common;
 use std::time::Duration;
 
 use common::{config, data_dir, eventually, refused_outside, seat, state, Seat};
+use stoneplay::games::any::Variant;
 use stoneplay::games::ataxx::AtaxxRules;
 use stoneplay::protocol::online::{ClientMsg, Event, Refusal, ServerMsg, SideChoice};
-use stoneplay::protocol::GameSpec;
 use stoneplay::server::client::Client;
 use stoneplay::server::store::Store;
 use stoneplay::server::{self, Config};
 
-fn ataxx() -> GameSpec {
-    GameSpec::Ataxx(AtaxxRules::default())
+fn ataxx() -> Variant {
+    Variant::Ataxx(AtaxxRules::default())
 }
 
 fn create(clock_secs: u32) -> ClientMsg {

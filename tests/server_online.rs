@@ -10,6 +10,7 @@ use std::time::Duration;
 
 use common::{data_dir, seat, state, Seat, Table, WAIT};
 
+use stoneplay::games::any::Variant;
 use stoneplay::games::ataxx::{AtaxxRules, NoMoveRule};
 use stoneplay::games::mill::{MillRules, Preset};
 use stoneplay::games::stones::StonesRules;
@@ -18,7 +19,6 @@ use stoneplay::protocol::online::{
     ClientMsg, ErrorCode, Event, GameState, Refusal, ServerMsg, SideChoice, Status,
     MAX_MESSAGE_BYTES,
 };
-use stoneplay::protocol::GameSpec;
 use stoneplay::server::client::{Client, Recv};
 use stoneplay::server::{self, Config, Server};
 
@@ -63,7 +63,7 @@ async fn error(c: &mut Client, code: ErrorCode) {
 }
 
 /// Plays random legal moves to the end; a spectator watches throughout.
-async fn full_game(game: GameSpec, seed: u64) -> GameState {
+async fn full_game(game: Variant, seed: u64) -> GameState {
     let (server, _dir) = start("full").await;
     let mut t = Table::new(server.addr(), game, 60, SideChoice::First).await;
     let mut watcher = Client::hello(server.addr()).await.unwrap();
@@ -105,7 +105,7 @@ async fn full_game(game: GameSpec, seed: u64) -> GameState {
 async fn territory_duel_full_game() {
     // Asked for with the lose rule: online games always use the pass rule.
     let end = full_game(
-        GameSpec::Ataxx(AtaxxRules {
+        Variant::Ataxx(AtaxxRules {
             no_move: NoMoveRule::Lose,
         }),
         1,
@@ -113,7 +113,7 @@ async fn territory_duel_full_game() {
     .await;
     assert_eq!(
         end.game,
-        GameSpec::Ataxx(AtaxxRules {
+        Variant::Ataxx(AtaxxRules {
             no_move: NoMoveRule::Pass
         })
     );
@@ -122,15 +122,15 @@ async fn territory_duel_full_game() {
 
 #[tokio::test]
 async fn stones_full_game() {
-    let end = full_game(GameSpec::Stones(StonesRules), 2).await;
+    let end = full_game(Variant::Stones(StonesRules), 2).await;
     assert!(end.outcome.is_some());
 }
 
 #[tokio::test]
 async fn mill_full_game() {
-    let end = full_game(GameSpec::Mill(MillRules::default()), 3).await;
+    let end = full_game(Variant::Mill(MillRules::default()), 3).await;
     assert!(end.outcome.is_some());
-    let end = full_game(GameSpec::Mill(Preset::LaskerMorris.rules()), 4).await;
+    let end = full_game(Variant::Mill(Preset::LaskerMorris.rules()), 4).await;
     assert!(end.outcome.is_some());
 }
 
@@ -139,7 +139,7 @@ async fn illegal_out_of_turn_stale_and_wrong_token_moves_are_refused() {
     let (server, _dir) = start("refused").await;
     let mut t = Table::new(
         server.addr(),
-        GameSpec::Ataxx(AtaxxRules::default()),
+        Variant::Ataxx(AtaxxRules::default()),
         60,
         SideChoice::First,
     )
@@ -191,7 +191,7 @@ async fn illegal_out_of_turn_stale_and_wrong_token_moves_are_refused() {
     // The opponent's token does not work in another room either.
     let other = Table::new(
         server.addr(),
-        GameSpec::Stones(StonesRules),
+        Variant::Stones(StonesRules),
         60,
         SideChoice::First,
     )
@@ -223,7 +223,7 @@ async fn timeout_loses_on_the_server_clock() {
     let (server, _dir) = start("timeout").await;
     let mut bad = Client::hello(server.addr()).await.unwrap();
     bad.send(&ClientMsg::Create {
-        game: GameSpec::Stones(StonesRules),
+        game: Variant::Stones(StonesRules),
         clock_secs: Some(0),
         side: SideChoice::Random,
     })
@@ -233,7 +233,7 @@ async fn timeout_loses_on_the_server_clock() {
 
     let mut t = Table::new(
         server.addr(),
-        GameSpec::Stones(StonesRules),
+        Variant::Stones(StonesRules),
         1,
         SideChoice::Second,
     )
@@ -271,7 +271,7 @@ async fn pause_limits_and_auto_resume() {
     let (server, _dir) = start("pause").await;
     let mut t = Table::new(
         server.addr(),
-        GameSpec::Mill(MillRules::default()),
+        Variant::Mill(MillRules::default()),
         60,
         SideChoice::First,
     )
@@ -332,7 +332,7 @@ async fn reconnect_resumes_with_presence_and_a_running_clock() {
     let (server, _dir) = start("reconnect").await;
     let mut t = Table::new(
         server.addr(),
-        GameSpec::Ataxx(AtaxxRules::default()),
+        Variant::Ataxx(AtaxxRules::default()),
         60,
         SideChoice::First,
     )
@@ -402,7 +402,7 @@ async fn restart_resumes_every_game_from_sqlite() {
     // A game in progress, paused, and another with a running clock.
     let mut paused = Table::new(
         first.addr(),
-        GameSpec::Mill(Preset::LaskerMorris.rules()),
+        Variant::Mill(Preset::LaskerMorris.rules()),
         60,
         SideChoice::First,
     )
@@ -414,7 +414,7 @@ async fn restart_resumes_every_game_from_sqlite() {
     let before_pause = state(&mut paused.a, Some(Event::Paused)).await;
     let mut running = Table::new(
         first.addr(),
-        GameSpec::Stones(StonesRules),
+        Variant::Stones(StonesRules),
         60,
         SideChoice::Random,
     )
@@ -428,7 +428,7 @@ async fn restart_resumes_every_game_from_sqlite() {
     let mut lonely = Client::hello(first.addr()).await.unwrap();
     lonely
         .send(&ClientMsg::Create {
-            game: GameSpec::Ataxx(AtaxxRules::default()),
+            game: Variant::Ataxx(AtaxxRules::default()),
             clock_secs: None,
             side: SideChoice::Second,
         })
@@ -543,7 +543,7 @@ async fn malformed_unknown_and_oversized_messages() {
     let (server, _dir) = start("malformed").await;
     let mut t = Table::new(
         server.addr(),
-        GameSpec::Stones(StonesRules),
+        Variant::Stones(StonesRules),
         60,
         SideChoice::First,
     )
@@ -649,7 +649,7 @@ async fn spectators_watch_but_cannot_act() {
     let (server, _dir) = start("spectator").await;
     let mut t = Table::new(
         server.addr(),
-        GameSpec::Ataxx(AtaxxRules::default()),
+        Variant::Ataxx(AtaxxRules::default()),
         60,
         SideChoice::First,
     )
@@ -705,7 +705,7 @@ async fn spectators_watch_but_cannot_act() {
 async fn quick_match_pairs_the_next_player_waiting() {
     let (server, _dir) = start("quick").await;
     let addr = server.addr();
-    let stones = GameSpec::Stones(StonesRules);
+    let stones = Variant::Stones(StonesRules);
     let mut c1 = Client::hello(addr).await.unwrap();
     let mut c2 = Client::hello(addr).await.unwrap();
     let mut c3 = Client::hello(addr).await.unwrap();
@@ -731,7 +731,7 @@ async fn quick_match_pairs_the_next_player_waiting() {
     refused_outside(&mut c1, Refusal::AlreadyQueued).await;
     // Another game (or clock) waits in its own queue.
     c2.send(&ClientMsg::QuickMatch {
-        game: GameSpec::Mill(MillRules::default()),
+        game: Variant::Mill(MillRules::default()),
         clock_secs: Some(30),
     })
     .await
@@ -778,7 +778,7 @@ async fn draw_offers_decline_lapse_and_accept() {
     let (server, _dir) = start("draw").await;
     let mut t = Table::new(
         server.addr(),
-        GameSpec::Ataxx(AtaxxRules::default()),
+        Variant::Ataxx(AtaxxRules::default()),
         60,
         SideChoice::First,
     )
@@ -834,7 +834,7 @@ async fn resign_then_rematch_with_sides_swapped() {
     let (server, _dir) = start("rematch").await;
     let mut t = Table::new(
         server.addr(),
-        GameSpec::Stones(StonesRules),
+        Variant::Stones(StonesRules),
         60,
         SideChoice::First,
     )
@@ -893,7 +893,7 @@ async fn joining_needs_the_key_and_a_free_seat() {
     let addr = server.addr();
     let mut a = Client::hello(addr).await.unwrap();
     a.send(&ClientMsg::Create {
-        game: GameSpec::Mill(MillRules {
+        game: Variant::Mill(MillRules {
             pieces: 20,
             ..MillRules::default()
         }),
@@ -904,7 +904,7 @@ async fn joining_needs_the_key_and_a_free_seat() {
     .unwrap();
     refused_outside(&mut a, Refusal::BadGame).await;
     a.send(&ClientMsg::Create {
-        game: GameSpec::Mill(Preset::Morabaraba.rules()),
+        game: Variant::Mill(Preset::Morabaraba.rules()),
         clock_secs: None,
         side: SideChoice::Random,
     })
@@ -913,7 +913,7 @@ async fn joining_needs_the_key_and_a_free_seat() {
     let a_seat = seat(&mut a).await;
     let s = state(&mut a, None).await;
     assert_eq!(s.clock.per_move_ms, 30_000);
-    assert_eq!(s.game, GameSpec::Mill(Preset::Morabaraba.rules()));
+    assert_eq!(s.game, Variant::Mill(Preset::Morabaraba.rules()));
     let key = a_seat.join_key.clone().unwrap();
     assert_ne!(key, a_seat.room);
     // Moves before the friend joins are refused.
@@ -1037,7 +1037,7 @@ async fn serves_the_app_and_the_websocket_on_one_port() {
 #[tokio::test]
 async fn a_cycle_of_flipping_jumps_ends_drawn_by_repetition() {
     let (server, _dir) = start("flip-cycle").await;
-    let spec = GameSpec::Ataxx(AtaxxRules::default());
+    let spec = Variant::Ataxx(AtaxxRules::default());
     let mut t = Table::new(server.addr(), spec, 60, SideChoice::First).await;
     // X gets pieces on d1 and g3 (O to move after e1g3, O on a1 and g7).
     for mv in ["g1e1", "g7g5", "d1", "g5g7", "e1g3"] {
@@ -1103,7 +1103,7 @@ async fn welcome_pong_and_the_clock_carry_the_server_time() {
     let before = unix_ms();
     let mut t = Table::new(
         server.addr(),
-        GameSpec::Ataxx(AtaxxRules::default()),
+        Variant::Ataxx(AtaxxRules::default()),
         60,
         SideChoice::First,
     )

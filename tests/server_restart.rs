@@ -14,12 +14,12 @@ use std::time::Duration;
 
 use common::{config, data_dir, state, Table, WAIT};
 
+use stoneplay::games::any::Variant;
 use stoneplay::games::ataxx::AtaxxRules;
 use stoneplay::games::mill::MillRules;
 use stoneplay::games::stones::StonesRules;
 use stoneplay::games::{EndReason, Side};
 use stoneplay::protocol::online::{ClientMsg, Event, Refusal, ServerMsg, SideChoice};
-use stoneplay::protocol::GameSpec;
 use stoneplay::server;
 use stoneplay::server::client::{Client, Spawned};
 
@@ -32,7 +32,7 @@ async fn the_move_clock_restarts_each_turn_and_a_mill_removal_is_the_same_turn()
     let server = server::start(config(&dir)).await.unwrap();
     let mut t = Table::new(
         server.addr(),
-        GameSpec::Mill(MillRules::default()),
+        Variant::Mill(MillRules::default()),
         60,
         SideChoice::First,
     )
@@ -86,7 +86,7 @@ async fn a_draw_offer_survives_a_restart() {
     let first = server::start(config(&dir)).await.unwrap();
     let mut t = Table::new(
         first.addr(),
-        GameSpec::Ataxx(AtaxxRules::default()),
+        Variant::Ataxx(AtaxxRules::default()),
         60,
         SideChoice::First,
     )
@@ -201,7 +201,7 @@ async fn a_killed_server_keeps_every_acknowledged_move() {
     let mut seed = 0x5eed;
     let mut stones = Table::new(
         first.addr,
-        GameSpec::Stones(StonesRules),
+        Variant::Stones(StonesRules),
         60,
         SideChoice::First,
     )
@@ -218,7 +218,7 @@ async fn a_killed_server_keeps_every_acknowledged_move() {
     // comes as soon as that move is acknowledged.
     let mut duel = Table::new(
         first.addr,
-        GameSpec::Ataxx(AtaxxRules::default()),
+        Variant::Ataxx(AtaxxRules::default()),
         60,
         SideChoice::First,
     )
@@ -298,7 +298,7 @@ async fn seat_tokens_are_stored_as_hashes_and_old_rooms_converted() {
     let first = server::start(config(&dir)).await.unwrap();
     let t = Table::new(
         first.addr(),
-        GameSpec::Ataxx(AtaxxRules::default()),
+        Variant::Ataxx(AtaxxRules::default()),
         60,
         SideChoice::First,
     )

@@ -40,14 +40,14 @@ use std::process::{Command, ExitCode};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use stoneplay::games::any::AnyRecord;
+use stoneplay::games::any::Variant;
 use stoneplay::games::mill::MillRules;
 use stoneplay::games::splitmix64;
 use stoneplay::games::stones::StonesRules;
 use stoneplay::games::{ataxx::AtaxxRules, Side};
 use stoneplay::protocol::online::{ClientMsg, Event, GameState, ServerMsg, SideChoice};
-use stoneplay::protocol::GameSpec;
 use stoneplay::server::client::{Client, Spawned};
-use stoneplay::server::live::Live;
 
 const WAIT: Duration = Duration::from_secs(60);
 
@@ -166,11 +166,11 @@ impl Drop for ServerProcess {
     }
 }
 
-fn spec(i: usize) -> GameSpec {
+fn spec(i: usize) -> Variant {
     match i % 3 {
-        0 => GameSpec::Ataxx(AtaxxRules::default()),
-        1 => GameSpec::Stones(StonesRules),
-        _ => GameSpec::Mill(MillRules::default()),
+        0 => Variant::Ataxx(AtaxxRules::default()),
+        1 => Variant::Stones(StonesRules),
+        _ => Variant::Mill(MillRules::default()),
     }
 }
 
@@ -197,7 +197,7 @@ struct Game {
 async fn set_up(
     addr: SocketAddr,
     friend_at: SocketAddr,
-    game: GameSpec,
+    game: Variant,
     clock_secs: u32,
 ) -> Result<Game, String> {
     let mut a = Client::hello(addr).await?;
@@ -228,7 +228,7 @@ async fn set_up(
 
 /// Plays random legal moves to the end; returns the round trip of each move.
 async fn play(mut g: Game, mut seed: u64) -> Result<Vec<Duration>, String> {
-    let mut live = Live::new(&g.state.game);
+    let mut live = AnyRecord::new(&g.state.game);
     let mut applied = 0;
     let mut trips = Vec::new();
     while g.state.outcome.is_none() {
@@ -279,7 +279,7 @@ fn percentile(sorted: &[Duration], p: f64) -> f64 {
 
 /// A move of `live` that neither ends the game nor closes a mill (so the
 /// same side is not to move again), if there is one; else any legal move.
-fn lasting_move(live: &Live, r: u64) -> Option<String> {
+fn lasting_move(live: &AnyRecord, r: u64) -> Option<String> {
     let moves = live.legal_moves();
     let lasting: Vec<&String> = moves
         .iter()
@@ -308,8 +308,8 @@ async fn traffic(
         threefold_repetition: false,
         ..MillRules::default()
     };
-    let mut g = set_up(addr, addr, GameSpec::Mill(rules), clock_secs).await?;
-    let mut live = Live::new(&g.state.game);
+    let mut g = set_up(addr, addr, Variant::Mill(rules), clock_secs).await?;
+    let mut live = AnyRecord::new(&g.state.game);
     let before = g.first.received_bytes + g.second.received_bytes;
     let mut played = 0u32;
     let mut last_size = 0u64;

@@ -6,6 +6,7 @@
 //! (threefold repetition) live in [`Record`], which wraps a position with
 //! the moves played so far; search keeps its own path of hashes instead.
 
+pub mod any;
 pub mod ataxx;
 pub mod mill;
 pub mod stones;

@@ -121,7 +121,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::GameSpec;
+use crate::games::any::Variant;
 use crate::games::{Outcome, Side};
 
 /// The protocol version: `hello.v` must equal it. Version 2 sends moves
@@ -166,7 +166,7 @@ pub enum ClientMsg {
     /// [`DEFAULT_CLOCK_SECS`]; `side` to random. Territory Duel is always
     /// played with the pass rule online, whatever `game` says.
     Create {
-        game: GameSpec,
+        game: Variant,
         #[serde(default)]
         clock_secs: Option<u32>,
         #[serde(default)]
@@ -181,7 +181,7 @@ pub enum ClientMsg {
     Watch { room: String },
     /// Wait for the next player asking for the same game, rules and clock.
     QuickMatch {
-        game: GameSpec,
+        game: Variant,
         #[serde(default)]
         clock_secs: Option<u32>,
     },
@@ -258,7 +258,7 @@ pub enum ServerMsg {
     /// A seated player's connection went away or came back.
     Presence { side: Side, connected: bool },
     /// Waiting in the quick-match queue.
-    Queued { game: GameSpec, clock_secs: u32 },
+    Queued { game: Variant, clock_secs: u32 },
     /// Left the quick-match queue.
     QueueCancelled,
     /// The answer to `ping`, with the server's clock as in `welcome`.
@@ -358,7 +358,7 @@ pub struct GameState {
     pub room: String,
     /// 1 for the room's first game, +1 per rematch.
     pub game_no: u32,
-    pub game: GameSpec,
+    pub game: Variant,
     /// The start position in the game's notation.
     pub start: String,
     /// How many moves before `moves` this message leaves out: 0 in a
@@ -538,14 +538,14 @@ mod tests {
         assert_eq!(
             m,
             ClientMsg::Create {
-                game: GameSpec::Stones(StonesRules),
+                game: Variant::Stones(StonesRules),
                 clock_secs: None,
                 side: SideChoice::Random
             }
         );
         for game in [
-            GameSpec::Ataxx(AtaxxRules::default()),
-            GameSpec::Mill(MillRules::default()),
+            Variant::Ataxx(AtaxxRules::default()),
+            Variant::Mill(MillRules::default()),
         ] {
             let m = ClientMsg::QuickMatch {
                 game,

@@ -15,7 +15,7 @@ use super::online::{
     ClientMsg, ErrorCode, Event, GameState, Refusal, ServerMsg, SideChoice, Status,
     PROTOCOL_VERSION,
 };
-use super::GameSpec;
+use crate::games::any::Variant;
 use crate::games::Side;
 
 // ---------------------------------------------------------------------------
@@ -218,7 +218,7 @@ pub enum Intent {
     /// Nothing (the setup screen, or stopped after a problem).
     Idle,
     Create {
-        game: GameSpec,
+        game: Variant,
         clock_secs: u32,
         side: SideChoice,
     },
@@ -235,7 +235,7 @@ pub enum Intent {
         room: String,
     },
     QuickMatch {
-        game: GameSpec,
+        game: Variant,
         clock_secs: u32,
     },
 }
@@ -378,7 +378,7 @@ pub struct Session {
     pub auto_resume_ms: Option<u64>,
     /// The game asked for or being played (known before the first state
     /// when creating or matching).
-    pub game: Option<GameSpec>,
+    pub game: Option<Variant>,
 }
 
 impl Default for Session {
@@ -958,7 +958,7 @@ mod tests {
         GameState {
             room: ROOM.into(),
             game_no: 1,
-            game: GameSpec::Ataxx(AtaxxRules::default()),
+            game: Variant::Ataxx(AtaxxRules::default()),
             start: String::new(),
             from: 0,
             moves: moves.iter().map(|m| m.to_string()).collect(),
@@ -1007,7 +1007,7 @@ mod tests {
     /// for a seat that was not created here, it only stops.
     #[test]
     fn cancel_withdraws_an_invite_nobody_took() {
-        let game = GameSpec::Ataxx(AtaxxRules::default());
+        let game = Variant::Ataxx(AtaxxRules::default());
         let invite = |status: Status, created: bool| {
             let mut s = Session::new(Intent::Create {
                 game,
@@ -1055,7 +1055,7 @@ mod tests {
 
     #[test]
     fn create_then_play_a_move_then_reconnect_with_the_seat() {
-        let game = GameSpec::Ataxx(AtaxxRules::default());
+        let game = Variant::Ataxx(AtaxxRules::default());
         let mut s = Session::new(Intent::Create {
             game,
             clock_secs: 30,
@@ -1293,7 +1293,7 @@ mod tests {
 
     #[test]
     fn quick_match_waits_then_sits_down() {
-        let game = GameSpec::Ataxx(AtaxxRules::default());
+        let game = Variant::Ataxx(AtaxxRules::default());
         let mut s = Session::new(Intent::QuickMatch {
             game,
             clock_secs: 30,

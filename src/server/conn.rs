@@ -439,7 +439,7 @@ impl Conn {
                         self.queued = Some(key);
                         let clock_secs =
                             clock_secs.unwrap_or(crate::protocol::online::DEFAULT_CLOCK_SECS);
-                        let game = crate::server::live::online_spec(game).unwrap_or(game);
+                        let game = crate::server::hub::online_spec(game).unwrap_or(game);
                         self.send(&ServerMsg::Queued { game, clock_secs });
                     }
                     Ok(Quick::Matched { room, token }) => {

@@ -13,13 +13,28 @@ use tokio::sync::{mpsc, oneshot, watch};
 
 use super::handle::{refused, ConnEvent, ConnHandle};
 use super::ids;
-use super::live::{online_spec, Live};
 use super::room::{self, Attach, RoomCmd};
 use super::store::{now_ms, RoomMeta, Store, Stored};
 use super::Config;
+use crate::games::any::{AnyRecord, Variant};
+use crate::games::ataxx::{AtaxxRules, NoMoveRule};
 use crate::games::Side;
 use crate::protocol::online::{ErrorCode, Refusal, ServerMsg, SideChoice};
-use crate::protocol::GameSpec;
+
+/// The rules a game is played under online: Territory Duel always with the
+/// pass rule; Mill's options must make a playable game.
+pub fn online_spec(spec: Variant) -> Result<Variant, String> {
+    match spec {
+        Variant::Ataxx(_) => Ok(Variant::Ataxx(AtaxxRules {
+            no_move: NoMoveRule::Pass,
+        })),
+        Variant::Mill(rules) => rules
+            .validate()
+            .map(|()| Variant::Mill(rules))
+            .map_err(|e| e.to_string()),
+        Variant::Stones(_) => Ok(spec),
+    }
+}
 
 fn server_error(message: impl Into<String>) -> ServerMsg {
     ServerMsg::Error {
@@ -36,7 +51,7 @@ struct RoomEntry {
 
 struct Waiting {
     conn: ConnHandle,
-    spec: GameSpec,
+    spec: Variant,
 }
 
 /// The outcome of asking for a quick match.
@@ -324,14 +339,14 @@ impl Hub {
     /// player 0 (and of player 1 when `both_seated`, a quick match).
     async fn new_room(
         self: &Arc<Self>,
-        spec: GameSpec,
+        spec: Variant,
         clock_ms: u64,
         creator_side: Side,
         both_seated: bool,
     ) -> Result<(String, [String; 2]), ServerMsg> {
         let fresh = |n| ids::random(n).map_err(server_error);
         let tokens = [fresh(ids::TOKEN_BYTES)?, fresh(ids::TOKEN_BYTES)?];
-        let live = Live::new(&spec);
+        let live = AnyRecord::new(&spec);
         let meta = RoomMeta {
             spec,
             clock_ms,
@@ -388,7 +403,7 @@ impl Hub {
     /// A room for a game with a friend: its code and the creator's token.
     pub async fn create(
         self: &Arc<Self>,
-        spec: GameSpec,
+        spec: Variant,
         clock_secs: Option<u32>,
         side: SideChoice,
     ) -> Result<(String, String), ServerMsg> {
@@ -411,7 +426,7 @@ impl Hub {
     pub async fn quick_match(
         self: &Arc<Self>,
         conn: &ConnHandle,
-        spec: GameSpec,
+        spec: Variant,
         clock_secs: Option<u32>,
     ) -> Result<Quick, ServerMsg> {
         let spec = online_spec(spec).map_err(|e| refused(Refusal::BadGame, e))?;
@@ -472,7 +487,7 @@ impl Hub {
         cluster: &Arc<super::cluster::Cluster>,
         conn: &ConnHandle,
         key: String,
-        spec: GameSpec,
+        spec: Variant,
         clock_ms: u64,
     ) -> Result<Quick, ServerMsg> {
         let Some(partner) = cluster.pair(&key, conn).await.map_err(server_error)? else {

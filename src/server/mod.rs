@@ -10,8 +10,8 @@
 //! [`room`] is one task per room (game, clock, pause timer, expiry,
 //! broadcast), which reaches the hub only through [`room::Host`];
 //! [`store`] keeps rooms and moves in SQLite; [`limits`]
-//! counts per client address; [`live`] drives the rules engine from move
-//! text; [`ids`] makes codes and tokens. The messages are
+//! counts per client address; [`ids`] makes codes and tokens. A room's game
+//! is a [`crate::games::any::AnyRecord`], driven by move text. The messages are
 //! [`crate::protocol::online`].
 //!
 //! [`start`] runs a server on the current Tokio runtime (port 0 picks a
@@ -26,7 +26,6 @@ pub mod hub;
 pub mod ids;
 pub mod limits;
 pub mod listen;
-pub mod live;
 #[cfg(feature = "cluster")]
 pub mod pg;
 pub mod room;

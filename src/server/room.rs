@@ -15,8 +15,8 @@ use tokio::time::Instant;
 
 use super::handle::{refused, ConnHandle};
 use super::ids;
-use super::live::Live;
 use super::store::{now_ms, RoomMeta, Store, Stored};
+use crate::games::any::AnyRecord;
 use crate::games::Side;
 use crate::protocol::online::{
     ClockState, Event, GameState, Refusal, ServerMsg, Status, MAX_PLIES,
@@ -120,7 +120,7 @@ struct Room {
     instance: u64,
     code: String,
     meta: RoomMeta,
-    live: Live,
+    live: AnyRecord,
     moves: Vec<String>,
     /// How many of `moves` are in the store.
     saved_moves: usize,
@@ -137,7 +137,7 @@ type Refused = (Refusal, String);
 /// the players are shown is always what is stored.
 struct Snapshot {
     meta: RoomMeta,
-    live: Live,
+    live: AnyRecord,
     moves_len: usize,
     /// All the moves, when the action may replace them (a rematch).
     moves: Option<Vec<String>>,
@@ -173,7 +173,7 @@ pub fn spawn(
     for t in meta.tokens.iter_mut().flatten() {
         *t = ids::seal(t);
     }
-    let live = Live::restore(&meta.spec, &meta.start, &moves)
+    let live = AnyRecord::restore(&meta.spec, &meta.start, &moves)
         .map_err(|e| format!("room {code} cannot be replayed: {e}"))?;
     let now = Instant::now();
     let settings = hub.settings();
@@ -955,7 +955,7 @@ impl Room {
         m.draw_offer = None;
         m.offered_at = [None, None];
         m.rematch = [false, false];
-        self.live = Live::new(&m.spec);
+        self.live = AnyRecord::new(&m.spec);
         m.start = self.live.start_text();
         self.moves.clear();
         self.saved_moves = 0;

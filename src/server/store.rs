@@ -17,8 +17,8 @@ use rusqlite::{params, Connection, OptionalExtension};
 use serde::{Deserialize, Serialize};
 use tokio::sync::{mpsc, oneshot};
 
+use crate::games::any::Variant;
 use crate::games::{Outcome, Side};
-use crate::protocol::GameSpec;
 
 /// The database file inside the data directory.
 pub const DB_FILE: &str = "stoneplay.sqlite3";
@@ -34,7 +34,7 @@ pub const MARKER_FILE: &str = "stoneplay.created";
 /// first), player 1 joined. Per-side arrays are indexed by `Side::index`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct RoomMeta {
-    pub spec: GameSpec,
+    pub spec: Variant,
     pub clock_ms: u64,
     /// Seat tokens by player, sealed ([`super::ids::seal`]: only their
     /// hash is kept); player 1's is `None` until the friend joins.

@@ -9,19 +9,20 @@ use super::sound::Sound;
 use super::words::{end_reason, Problem};
 use crate::client::mark::Marks;
 use crate::client::Forced;
+use crate::games::any::VariantGame;
 use crate::games::ataxx::{Ataxx, AtaxxMove, AtaxxRules, NoMoveRule};
 use crate::games::mill::{point_name, Mill, MillMove, MillRules, Phase, Preset, OPTION_NAMES};
 use crate::games::stones::{square_name as stone_square, Stones, StonesMove, StonesRules};
 pub use crate::games::GameKind;
 use crate::games::{Game, Outcome, Side};
 use crate::i18n::Lang;
-use crate::protocol::GameSpec;
 use crate::{t, tn};
 
 /// A game the screen can show. `Move` values must be thread-safe because
 /// Leptos signals are.
 pub trait UiGame:
     Game<Move: Send + Sync + 'static, Rules: Send + Sync + 'static>
+    + VariantGame
     + Forced
     + Marks
     + Send
@@ -71,8 +72,6 @@ pub trait UiGame:
     }
     /// The sound a move makes.
     fn sound_of(before: &Self, mv: Self::Move) -> Sound;
-    /// The game and rules as the AI worker names them.
-    fn spec(rules: &Self::Rules) -> GameSpec;
     /// The rules for a game against the computer (Territory Duel: a player
     /// without a move loses instead of passing).
     fn vs_computer_rules(rules: &Self::Rules) -> Self::Rules {
@@ -180,9 +179,6 @@ impl UiGame for Ataxx {
             Sound::Move
         }
     }
-    fn spec(rules: &AtaxxRules) -> GameSpec {
-        GameSpec::Ataxx(*rules)
-    }
     fn vs_computer_rules(rules: &AtaxxRules) -> AtaxxRules {
         let mut rules = *rules;
         rules.no_move = NoMoveRule::Lose;
@@ -251,9 +247,6 @@ impl UiGame for Stones {
         } else {
             Sound::Move
         }
-    }
-    fn spec(rules: &StonesRules) -> GameSpec {
-        GameSpec::Stones(*rules)
     }
 }
 
@@ -420,8 +413,5 @@ impl UiGame for Mill {
         } else {
             Sound::Move
         }
-    }
-    fn spec(rules: &MillRules) -> GameSpec {
-        GameSpec::Mill(*rules)
     }
 }

@@ -4,11 +4,11 @@
 use leptos::prelude::*;
 
 use super::games::{describe_outcome, UiGame};
-use super::link::Loaded;
 use super::store::{self, SavedGame, Settings};
 use super::words::{game_tagline, game_title, level_name, use_lang, Problem};
 use super::{link, online, Nav, Page, Setup};
 use crate::ai::Level;
+use crate::games::any::AnyRecord;
 use crate::games::{GameKind, Outcome, Record, Side};
 use crate::i18n::Lang;
 use crate::{t, tn};
@@ -32,9 +32,9 @@ fn saved_result(lang: Lang, saved: &SavedGame, outcome: Outcome) -> String {
         describe_outcome(lang, r.position(), o)
     }
     match link::load_query(&saved.query) {
-        Ok(Some(Loaded::Ataxx(r))) => line(lang, &r, outcome),
-        Ok(Some(Loaded::Stones(r))) => line(lang, &r, outcome),
-        Ok(Some(Loaded::Mill(r))) => line(lang, &r, outcome),
+        Ok(Some(AnyRecord::Ataxx(r))) => line(lang, &r, outcome),
+        Ok(Some(AnyRecord::Stones(r))) => line(lang, &r, outcome),
+        Ok(Some(AnyRecord::Mill(r))) => line(lang, &r, outcome),
         _ => t!(lang, "home.in_progress").to_string(),
     }
 }

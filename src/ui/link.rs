@@ -11,46 +11,28 @@ use super::game::Opponent;
 use super::games::{GameKind, UiGame};
 use super::words::Problem;
 use crate::ai::Level;
+use crate::games::any::AnyRecord;
 use crate::games::ataxx::Ataxx;
 use crate::games::mill::Mill;
 use crate::games::stones::Stones;
 use crate::games::{Record, Side};
 
-/// A game opened from a link (or started from the picker).
-#[derive(Clone, Debug, PartialEq)]
-pub enum Loaded {
-    Ataxx(Record<Ataxx>),
-    Stones(Record<Stones>),
-    Mill(Record<Mill>),
-}
-
-impl Loaded {
-    /// A new game of `kind` under its default rules (adapted for a game
-    /// against the computer when `vs_computer`).
-    pub fn new_game(kind: GameKind, vs_computer: bool) -> Loaded {
-        fn fresh<G: UiGame>(vs_computer: bool) -> Record<G> {
-            let rules = G::Rules::default();
-            let rules = if vs_computer {
-                G::vs_computer_rules(&rules)
-            } else {
-                rules
-            };
-            Record::new(G::start(&rules))
-        }
-        match kind {
-            GameKind::Ataxx => Loaded::Ataxx(fresh(vs_computer)),
-            GameKind::Stones => Loaded::Stones(fresh(vs_computer)),
-            GameKind::Mill => Loaded::Mill(fresh(vs_computer)),
-        }
+/// A new game of `kind` under its default rules (adapted for a game
+/// against the computer when `vs_computer`).
+pub fn new_game(kind: GameKind, vs_computer: bool) -> AnyRecord {
+    fn fresh<G: UiGame>(vs_computer: bool) -> AnyRecord {
+        let rules = G::Rules::default();
+        let rules = if vs_computer {
+            G::vs_computer_rules(&rules)
+        } else {
+            rules
+        };
+        Record::new(G::start(&rules)).into()
     }
-
-    /// Which game this is.
-    pub fn kind(&self) -> GameKind {
-        match self {
-            Loaded::Ataxx(_) => GameKind::Ataxx,
-            Loaded::Stones(_) => GameKind::Stones,
-            Loaded::Mill(_) => GameKind::Mill,
-        }
+    match kind {
+        GameKind::Ataxx => fresh::<Ataxx>(vs_computer),
+        GameKind::Stones => fresh::<Stones>(vs_computer),
+        GameKind::Mill => fresh::<Mill>(vs_computer),
     }
 }
 
@@ -126,7 +108,7 @@ fn opponent(params: &[(String, String)]) -> Result<Option<Opponent>, Problem> {
 
 /// The game and opponent a query string describes: `Ok(None)` when it
 /// names no game, the problem when it is malformed.
-pub fn load_setup(query: &str) -> Result<Option<(Loaded, Option<Opponent>)>, Problem> {
+pub fn load_setup(query: &str) -> Result<Option<(AnyRecord, Option<Opponent>)>, Problem> {
     let params = parse_query(query)?;
     let Some(loaded) = load_query(query)? else {
         return Ok(None);
@@ -136,16 +118,16 @@ pub fn load_setup(query: &str) -> Result<Option<(Loaded, Option<Opponent>)>, Pro
 
 /// The game a query string describes: `Ok(None)` when it names no game,
 /// the problem when it is malformed.
-pub fn load_query(query: &str) -> Result<Option<Loaded>, Problem> {
+pub fn load_query(query: &str) -> Result<Option<AnyRecord>, Problem> {
     let params = parse_query(query)?;
     let Some(slug) = param(&params, "game") else {
         return Ok(None);
     };
     let kind = GameKind::from_slug(slug).ok_or_else(|| Problem::UnknownGame(slug.to_string()))?;
     Ok(Some(match kind {
-        GameKind::Ataxx => Loaded::Ataxx(load(&params)?),
-        GameKind::Stones => Loaded::Stones(load(&params)?),
-        GameKind::Mill => Loaded::Mill(load(&params)?),
+        GameKind::Ataxx => load::<Ataxx>(&params)?.into(),
+        GameKind::Stones => load::<Stones>(&params)?.into(),
+        GameKind::Mill => load::<Mill>(&params)?.into(),
     }))
 }
 

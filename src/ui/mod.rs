@@ -28,13 +28,13 @@ pub mod words;
 
 use leptos::prelude::*;
 
+use crate::games::any::AnyRecord;
 use crate::games::mill::Mill;
 use crate::games::{Game, GameKind, Record};
 use crate::i18n::Lang;
 use crate::t;
 use game::{BoardCover, GameScreen, Opponent, Resume, Snapshot};
 use games::UiGame;
-use link::Loaded;
 use store::Settings;
 use words::{game_tagline, game_title, Problem};
 
@@ -42,7 +42,7 @@ use words::{game_tagline, game_title, Problem};
 /// id in the saved games, and what a saved game comes back with.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Setup {
-    pub game: Loaded,
+    pub game: AnyRecord,
     pub opponent: Option<Opponent>,
     pub id: u32,
     pub resume: Option<Resume>,
@@ -74,13 +74,13 @@ pub fn new_setup(kind: GameKind, settings: &Settings) -> Setup {
     let game = match kind {
         GameKind::Mill => {
             let rules = settings.mill_rules;
-            Loaded::Mill(Record::new(Mill::start(&if opponent.is_some() {
+            AnyRecord::Mill(Record::new(Mill::start(&if opponent.is_some() {
                 <Mill as UiGame>::vs_computer_rules(&rules)
             } else {
                 rules
             })))
         }
-        _ => Loaded::new_game(kind, opponent.is_some()),
+        _ => link::new_game(kind, opponent.is_some()),
     };
     Setup {
         game,
@@ -140,9 +140,9 @@ fn query_of(page: &Page) -> String {
         Page::Bench => "?bench".to_string(),
         Page::Online(link) => link.query(),
         Page::Play(s) => match &s.game {
-            Loaded::Ataxx(r) => link::query_with(r, s.opponent),
-            Loaded::Stones(r) => link::query_with(r, s.opponent),
-            Loaded::Mill(r) => link::query_with(r, s.opponent),
+            AnyRecord::Ataxx(r) => link::query_with(r, s.opponent),
+            AnyRecord::Stones(r) => link::query_with(r, s.opponent),
+            AnyRecord::Mill(r) => link::query_with(r, s.opponent),
         },
     }
 }
@@ -306,9 +306,9 @@ pub fn App() -> impl IntoView {
             let clock_secs = settings.with_untracked(|s| s.clock_secs);
             let open = show_new_game;
             match &setup.game {
-                Loaded::Ataxx(r) => screen(r.clone(), &setup, clock_secs, open),
-                Loaded::Stones(r) => screen(r.clone(), &setup, clock_secs, open),
-                Loaded::Mill(r) => screen(r.clone(), &setup, clock_secs, open),
+                AnyRecord::Ataxx(r) => screen(r.clone(), &setup, clock_secs, open),
+                AnyRecord::Stones(r) => screen(r.clone(), &setup, clock_secs, open),
+                AnyRecord::Mill(r) => screen(r.clone(), &setup, clock_secs, open),
             }
         }
     };

@@ -5,12 +5,12 @@
 use leptos::prelude::*;
 
 use super::games::UiGame;
-use super::link::Loaded;
 use super::screen::controls::clock_options;
 use super::store::Settings;
 use super::words::{game_title, level_name, use_lang};
 use super::{mill_rules, online, Nav, Page};
 use crate::ai::Level;
+use crate::games::any::AnyRecord;
 use crate::games::ataxx::Ataxx;
 use crate::games::mill::{Mill, MillRules};
 use crate::games::stones::Stones;
@@ -61,7 +61,7 @@ fn choice_for(page: &Page, s: &Settings) -> Choice {
                 c.level = o.level;
                 c.human = o.side.opponent();
             }
-            if let (Loaded::Mill(r), None) = (&setup.game, setup.opponent) {
+            if let (AnyRecord::Mill(r), None) = (&setup.game, setup.opponent) {
                 c.mill_rules = *r.position().rules();
             }
         }

@@ -77,7 +77,7 @@ pub fn Review<G: UiGame>(
             Some((
                 Request::Think {
                     id: ai.next_id(),
-                    game: G::spec(r.position().rules()),
+                    game: G::variant(r.position().rules()),
                     start: r.start().to_text(),
                     moves: r.moves().iter().map(ToString::to_string).collect(),
                     level: Level::Strong.slug().to_string(),

@@ -8,13 +8,13 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::Duration;
 
+use stoneplay::games::any::AnyRecord;
+use stoneplay::games::any::Variant;
 use stoneplay::games::{splitmix64, Side};
 use stoneplay::protocol::online::{
     ClientMsg, Event, GameState, Refusal, ServerMsg, SideChoice, Status,
 };
-use stoneplay::protocol::GameSpec;
 use stoneplay::server::client::Client;
-use stoneplay::server::live::Live;
 use stoneplay::server::Config;
 
 pub const WAIT: Duration = Duration::from_secs(10);
@@ -131,7 +131,7 @@ pub fn forced_passes(moves: &[String], ply: u32) -> u32 {
 
 impl Table {
     /// Creates a room on `addr` and joins it; checks the seats and states.
-    pub async fn new(addr: SocketAddr, game: GameSpec, clock_secs: u32, side: SideChoice) -> Table {
+    pub async fn new(addr: SocketAddr, game: Variant, clock_secs: u32, side: SideChoice) -> Table {
         let mut a = Client::hello(addr).await.unwrap();
         a.send(&ClientMsg::Create {
             game,
@@ -242,7 +242,7 @@ impl Table {
 
     /// A pseudo-random legal move in the current state.
     pub fn pick(&self, seed: &mut u64) -> String {
-        let live = Live::restore(&self.state.game, &self.state.start, &self.state.moves)
+        let live = AnyRecord::restore(&self.state.game, &self.state.start, &self.state.moves)
             .expect("the state replays");
         let moves = live.legal_moves();
         assert!(!moves.is_empty(), "no legal move in an unfinished game");

@@ -44,7 +44,7 @@ fn think_request<G: UiGame>(
 ) -> Request {
     Request::Think {
         id,
-        game: G::spec(record.position().rules()),
+        game: G::variant(record.position().rules()),
         start: record.start().to_text(),
         moves: record.moves().iter().map(ToString::to_string).collect(),
         level: level.slug().to_string(),

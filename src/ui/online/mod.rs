@@ -26,6 +26,7 @@ use super::mill_rules::MillRulesPicker;
 use super::store::Settings;
 use super::words::{game_title, use_lang, Problem as LinkProblem};
 use super::{Nav, Page};
+use crate::games::any::Variant;
 use crate::games::ataxx::{Ataxx, AtaxxRules};
 use crate::games::mill::Mill;
 use crate::games::stones::{Stones, StonesRules};
@@ -35,7 +36,6 @@ use crate::protocol::online::{SideChoice, Status};
 use crate::protocol::session::{
     self, choose_server, default_server_url, Intent, Link, Problem, Route,
 };
-use crate::protocol::GameSpec;
 use crate::t;
 
 /// Per-move clock choices for online games, in seconds.
@@ -148,11 +148,11 @@ fn replace_query(query: &str) {
 }
 
 /// The game a setup asks for (Territory Duel online always passes).
-fn spec_of(kind: GameKind, settings: &Settings) -> GameSpec {
+fn spec_of(kind: GameKind, settings: &Settings) -> Variant {
     match kind {
-        GameKind::Ataxx => GameSpec::Ataxx(AtaxxRules::default()),
-        GameKind::Stones => GameSpec::Stones(StonesRules),
-        GameKind::Mill => GameSpec::Mill(settings.mill_rules),
+        GameKind::Ataxx => Variant::Ataxx(AtaxxRules::default()),
+        GameKind::Stones => Variant::Stones(StonesRules),
+        GameKind::Mill => Variant::Mill(settings.mill_rules),
     }
 }
 
@@ -172,7 +172,7 @@ enum Phase {
     Connecting,
     Matching,
     Invite,
-    Game { spec: GameSpec, game_no: u32 },
+    Game { spec: Variant, game_no: u32 },
     Problem(Problem),
 }
 
@@ -395,9 +395,9 @@ pub fn OnlinePage(link: OnlineLink) -> impl IntoView {
         Phase::Invite => view! { <InviteCard driver=driver server=server.get_value() on_cancel=Callback::new(move |_| withdraw())/> }
         .into_any(),
         Phase::Game { spec, .. } => match spec {
-            GameSpec::Ataxx(r) => view! { <room::OnlineGame<Ataxx> driver=driver start=Ataxx::start(&r)/> }.into_any(),
-            GameSpec::Stones(r) => view! { <room::OnlineGame<Stones> driver=driver start=Stones::start(&r)/> }.into_any(),
-            GameSpec::Mill(r) => view! { <room::OnlineGame<Mill> driver=driver start=Mill::start(&r)/> }.into_any(),
+            Variant::Ataxx(r) => view! { <room::OnlineGame<Ataxx> driver=driver start=Ataxx::start(&r)/> }.into_any(),
+            Variant::Stones(r) => view! { <room::OnlineGame<Stones> driver=driver start=Stones::start(&r)/> }.into_any(),
+            Variant::Mill(r) => view! { <room::OnlineGame<Mill> driver=driver start=Mill::start(&r)/> }.into_any(),
         },
         Phase::Problem(p) => {
             let watch_room = match (&p, &link.route) {

@@ -15,6 +15,7 @@ use super::panel::OnlinePanel;
 use super::socket::Driver;
 use super::view::{Room, FLASH_MS};
 use crate::client::moves::move_rows;
+use crate::games::any::{restore, RestoreError};
 use crate::games::{Outcome, Record, Side};
 use crate::protocol::online::{ClientMsg, Status};
 use crate::t;
@@ -36,8 +37,10 @@ pub fn record_of<G: UiGame>(
     moves: &[String],
     outcome: Option<Outcome>,
 ) -> Result<Record<G>, Problem> {
-    let pos = G::from_text(start, rules).map_err(|_| Problem::BadPosition(start.to_string()))?;
-    let mut record = Record::from_moves(pos, moves)?;
+    let mut record = restore::<G, _>(rules, start, moves).map_err(|e| match e {
+        RestoreError::Start(_) => Problem::BadPosition(start.to_string()),
+        RestoreError::Moves(e) => e.into(),
+    })?;
     if let Some(o) = outcome {
         if record.outcome().is_none() {
             match (o.winner, o.reason) {

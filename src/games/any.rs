@@ -1,0 +1,294 @@
+//! Any one of the three games, chosen at run time (like shakmaty's
+//! `Variant` and `VariantPosition`).
+//!
+//! Code that knows its game at compile time stays generic over [`Game`];
+//! code that learns it from data (a link, a stored game, a message) holds
+//! a [`Variant`] (which game, with its rules) or an [`AnyRecord`] (a
+//! [`Record`] of that game) and dispatches once, with a `match`. A game
+//! is rebuilt from its start text and move texts in one place:
+//! [`AnyRecord::restore`] (or [`restore`] when the game is known).
+
+use std::fmt;
+
+use super::ataxx::{Ataxx, AtaxxMove, AtaxxRules};
+use super::mill::{Mill, MillRules};
+use super::stones::{Stones, StonesRules};
+use super::{Game, GameError, GameKind, MoveListError, Outcome, Record, Side};
+
+/// Which game, with its rules.
+///
+/// Stored by the server and sent on the wire (the AI worker's and the
+/// online protocol's `game`): its serde form is `{"Ataxx":{…}}`,
+/// `{"Stones":null}` or `{"Mill":{…}}` and must not change.
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub enum Variant {
+    Ataxx(AtaxxRules),
+    Stones(StonesRules),
+    Mill(MillRules),
+}
+
+impl Variant {
+    /// The game this is.
+    pub fn kind(&self) -> GameKind {
+        match self {
+            Variant::Ataxx(_) => GameKind::Ataxx,
+            Variant::Stones(_) => GameKind::Stones,
+            Variant::Mill(_) => GameKind::Mill,
+        }
+    }
+}
+
+/// A game in progress, of whichever game: a [`Record`] of it.
+#[derive(Clone, Debug, PartialEq)]
+pub enum AnyRecord {
+    Ataxx(Record<Ataxx>),
+    Stones(Record<Stones>),
+    Mill(Record<Mill>),
+}
+
+/// A game that has a place in [`Variant`] and [`AnyRecord`]: what generic
+/// code needs to go to and from them.
+pub trait VariantGame: Game {
+    /// This game under `rules`.
+    fn variant(rules: &Self::Rules) -> Variant;
+    /// `record` as a record of any game.
+    fn into_any(record: Record<Self>) -> AnyRecord;
+}
+
+impl VariantGame for Ataxx {
+    fn variant(rules: &AtaxxRules) -> Variant {
+        Variant::Ataxx(*rules)
+    }
+    fn into_any(record: Record<Self>) -> AnyRecord {
+        AnyRecord::Ataxx(record)
+    }
+}
+
+impl VariantGame for Stones {
+    fn variant(rules: &StonesRules) -> Variant {
+        Variant::Stones(*rules)
+    }
+    fn into_any(record: Record<Self>) -> AnyRecord {
+        AnyRecord::Stones(record)
+    }
+}
+
+impl VariantGame for Mill {
+    fn variant(rules: &MillRules) -> Variant {
+        Variant::Mill(*rules)
+    }
+    fn into_any(record: Record<Self>) -> AnyRecord {
+        AnyRecord::Mill(record)
+    }
+}
+
+impl<G: VariantGame> From<Record<G>> for AnyRecord {
+    fn from(record: Record<G>) -> AnyRecord {
+        G::into_any(record)
+    }
+}
+
+/// Why a game could not be rebuilt from its texts. `Display` gives the
+/// English message ("invalid position: …", "move 2 (b6): …").
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RestoreError {
+    /// The start position could not be read.
+    Start(GameError),
+    /// A move could not be played.
+    Moves(MoveListError),
+}
+
+impl fmt::Display for RestoreError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RestoreError::Start(e) => e.fmt(f),
+            RestoreError::Moves(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for RestoreError {}
+
+/// A game of `G` from its start position and moves, in the game's notation:
+/// what [`AnyRecord::restore`] does once it knows the game.
+pub fn restore<G: Game, S: AsRef<str>>(
+    rules: &G::Rules,
+    start: &str,
+    moves: impl IntoIterator<Item = S>,
+) -> Result<Record<G>, RestoreError> {
+    let pos = G::from_text(start, rules).map_err(RestoreError::Start)?;
+    Record::from_moves(pos, moves).map_err(RestoreError::Moves)
+}
+
+/// Runs `$body` with `$r` bound to the record inside `$any`, whatever the game.
+macro_rules! each {
+    ($any:expr, $r:ident => $body:expr) => {
+        match $any {
+            AnyRecord::Ataxx($r) => $body,
+            AnyRecord::Stones($r) => $body,
+            AnyRecord::Mill($r) => $body,
+        }
+    };
+}
+
+impl AnyRecord {
+    /// A new game of `variant` from the usual start.
+    pub fn new(variant: &Variant) -> AnyRecord {
+        match variant {
+            Variant::Ataxx(r) => AnyRecord::Ataxx(Record::new(Ataxx::start(r))),
+            Variant::Stones(r) => AnyRecord::Stones(Record::new(Stones::start(r))),
+            Variant::Mill(r) => AnyRecord::Mill(Record::new(Mill::start(r))),
+        }
+    }
+
+    /// A game of `variant` from its start position and moves, in the game's
+    /// notation (a stored game, a worker request, an online state).
+    pub fn restore<S: AsRef<str>>(
+        variant: &Variant,
+        start: &str,
+        moves: impl IntoIterator<Item = S>,
+    ) -> Result<AnyRecord, RestoreError> {
+        Ok(match variant {
+            Variant::Ataxx(r) => AnyRecord::Ataxx(restore(r, start, moves)?),
+            Variant::Stones(r) => AnyRecord::Stones(restore(r, start, moves)?),
+            Variant::Mill(r) => AnyRecord::Mill(restore(r, start, moves)?),
+        })
+    }
+
+    /// Which game this is.
+    pub fn kind(&self) -> GameKind {
+        match self {
+            AnyRecord::Ataxx(_) => GameKind::Ataxx,
+            AnyRecord::Stones(_) => GameKind::Stones,
+            AnyRecord::Mill(_) => GameKind::Mill,
+        }
+    }
+
+    /// The game and its rules.
+    pub fn variant(&self) -> Variant {
+        match self {
+            AnyRecord::Ataxx(r) => Variant::Ataxx(*r.position().rules()),
+            AnyRecord::Stones(r) => Variant::Stones(*r.position().rules()),
+            AnyRecord::Mill(r) => Variant::Mill(*r.position().rules()),
+        }
+    }
+
+    /// The start position in the game's notation.
+    pub fn start_text(&self) -> String {
+        each!(self, r => r.start().to_text())
+    }
+
+    pub fn to_move(&self) -> Side {
+        each!(self, r => r.position().side_to_move())
+    }
+
+    pub fn outcome(&self) -> Option<Outcome> {
+        each!(self, r => r.outcome())
+    }
+
+    /// Every legal move in the game's notation (none once the game is over).
+    pub fn legal_moves(&self) -> Vec<String> {
+        if self.outcome().is_some() {
+            return Vec::new();
+        }
+        each!(self, r => r.position().legal_moves().iter().map(|m| m.to_string()).collect())
+    }
+
+    /// Plays a move given as text, then any forced pass that follows (a
+    /// Territory Duel player without a move under the pass rule). Returns
+    /// the moves now on the record, in notation: the move as the game
+    /// writes it, then `0000` for each forced pass.
+    pub fn play_text(&mut self, text: &str) -> Result<Vec<String>, GameError> {
+        let mv = each!(self, r => r.play_text(text).map(|m| m.to_string()))?;
+        let mut played = vec![mv];
+        if let AnyRecord::Ataxx(r) = self {
+            while r.outcome().is_none() && r.position().must_pass() {
+                r.play(AtaxxMove::Pass)?;
+                played.push(AtaxxMove::Pass.to_string());
+            }
+        }
+        Ok(played)
+    }
+
+    /// The side to move loses on time.
+    pub fn timeout(&mut self) {
+        each!(self, r => r.timeout())
+    }
+
+    pub fn resign(&mut self, side: Side) {
+        each!(self, r => r.resign(side))
+    }
+
+    /// The game reached the online ply cap: a draw.
+    pub fn ply_limit_draw(&mut self) {
+        each!(self, r => r.ply_limit_draw())
+    }
+
+    pub fn agree_draw(&mut self) {
+        each!(self, r => r.agree_draw())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The game and rules are stored by the server and sent on the wire
+    /// (worker and online protocol): their JSON must not change. These are
+    /// the strings `protocol::GameSpec` wrote before it became `Variant`.
+    #[test]
+    fn variant_json_is_unchanged() {
+        let cases = [
+            (
+                Variant::Ataxx(AtaxxRules::default()),
+                r#"{"Ataxx":{"no_move":"Pass"}}"#,
+            ),
+            (Variant::Stones(StonesRules), r#"{"Stones":null}"#),
+            (
+                Variant::Mill(MillRules::default()),
+                concat!(
+                    r#"{"Mill":{"pieces":9,"diagonal_lines":false,"may_fly":true,"#,
+                    r#""fly_at":3,"lose_below":3,"remove_from_mills":"OnlyIfAllInMills","#,
+                    r#""mill_in_placing":"RemoveNow","move_in_placing":false,"#,
+                    r#""remove_multiple":false,"one_time_mill":false,"#,
+                    r#""board_full":"FirstPlayerLoses","stalemate":"BlockedSideLoses","#,
+                    r#""n_move_rule":100,"threefold_repetition":true,"defender_first":false}}"#
+                ),
+            ),
+        ];
+        for (variant, json) in cases {
+            assert_eq!(serde_json::to_string(&variant).unwrap(), json);
+            assert_eq!(serde_json::from_str::<Variant>(json).unwrap(), variant);
+        }
+    }
+
+    #[test]
+    fn restore_replays_and_names_what_fails() {
+        let v = Variant::Ataxx(AtaxxRules::default());
+        let start = AnyRecord::new(&v).start_text();
+        let r = AnyRecord::restore(&v, &start, ["b6", "a1a3"]).unwrap();
+        assert_eq!(r.variant(), v);
+        assert_eq!(r.kind(), GameKind::Ataxx);
+        assert_eq!(r.start_text(), start);
+        let AnyRecord::Ataxx(ref a) = r else {
+            panic!("{r:?} is not Territory Duel")
+        };
+        assert_eq!(a.moves().len(), 2);
+        assert_eq!(r.to_move(), Side::First);
+
+        let bad = AnyRecord::restore(&v, &start, ["b6", "b6"]).unwrap_err();
+        assert!(matches!(bad, RestoreError::Moves(ref e) if e.number == 2));
+        assert!(bad.to_string().starts_with("move 2 (b6): "), "{bad}");
+        let bad = AnyRecord::restore(&v, "not a position", [""; 0]).unwrap_err();
+        assert!(matches!(bad, RestoreError::Start(_)));
+        assert!(bad.to_string().starts_with("invalid position"), "{bad}");
+    }
+
+    #[test]
+    fn a_record_of_a_known_game_converts() {
+        let r = Record::new(Mill::start(&MillRules::default()));
+        let any = AnyRecord::from(r.clone());
+        assert_eq!(any, AnyRecord::Mill(r));
+        assert_eq!(any, AnyRecord::new(&Mill::variant(&MillRules::default())));
+    }
+}
