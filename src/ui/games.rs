@@ -6,7 +6,8 @@ use leptos::prelude::*;
 
 use super::board::{self, BoardProps};
 use super::sound::Sound;
-use super::words::{end_reason, Problem};
+use super::words::Problem;
+use crate::client::ending::{self, Ends};
 use crate::client::mark::Marks;
 use crate::client::Forced;
 use crate::games::any::VariantGame;
@@ -25,6 +26,7 @@ pub trait UiGame:
     + VariantGame
     + Forced
     + Marks
+    + Ends
     + Send
     + Sync
     + 'static
@@ -55,10 +57,6 @@ pub trait UiGame:
     }
     /// One sentence for the notice line and screen readers.
     fn describe_move(lang: Lang, before: &Self, mv: Self::Move) -> String;
-    /// The final score, for the result line ("25–24").
-    fn final_score(&self, _lang: Lang) -> String {
-        format!("{}–{}", self.score(Side::First), self.score(Side::Second))
-    }
     /// Rules as link parameters (empty for the default rules).
     fn rules_to_query(rules: &Self::Rules) -> Vec<(String, String)>;
     /// Rules from link parameters; an error names what is wrong.
@@ -82,20 +80,10 @@ pub trait UiGame:
     fn why_stuck(&self, lang: Lang, spot: u8) -> &'static str;
 }
 
-/// The result line: who won, why, and the final score.
+/// The result line: what ended the game and who did it, who won and,
+/// when the count decided it, the score ("O resigned — X wins.").
 pub fn describe_outcome<G: UiGame>(lang: Lang, pos: &G, outcome: Outcome) -> String {
-    let reason = end_reason(lang, outcome.reason);
-    let score = pos.final_score(lang);
-    match outcome.winner {
-        Some(side) => t!(
-            lang,
-            "outcome.win",
-            side = G::side_name(lang, side),
-            reason = reason,
-            score = score
-        ),
-        None => t!(lang, "outcome.draw", reason = reason, score = score),
-    }
+    ending::describe(lang, &pos.ending(outcome))
 }
 
 fn param<'a>(params: &'a [(String, String)], key: &str) -> Option<&'a str> {
@@ -272,15 +260,6 @@ impl UiGame for Mill {
             hand = self.in_hand(side),
             lost = self.removed(side)
         ))
-    }
-    fn final_score(&self, lang: Lang) -> String {
-        let left = |s| self.on_board(s) + self.in_hand(s);
-        t!(
-            lang,
-            "mill.final_score",
-            first = left(Side::First),
-            second = left(Side::Second)
-        )
     }
     fn prompt(&self, lang: Lang) -> Option<String> {
         if self.outcome().is_some() {

@@ -9,7 +9,7 @@ use leptos::prelude::*;
 
 use crate::ai::Level;
 use crate::games::mill::Preset;
-use crate::games::{EndReason, GameError, GameKind, MoveListError};
+use crate::games::{GameError, GameKind, MoveListError};
 use crate::i18n::{text, Lang};
 use crate::protocol::session::LinkError;
 use crate::{key, t};
@@ -87,26 +87,6 @@ pub fn preset_name(lang: Lang, preset: Preset) -> &'static str {
             Preset::RussianMill => key!("preset.russian"),
             Preset::ChengSanQi => key!("preset.cheng_san_qi"),
             Preset::DaSanQi => key!("preset.da_san_qi"),
-        },
-    )
-}
-
-/// Why a game ended, as the result line says it.
-pub fn end_reason(lang: Lang, reason: EndReason) -> &'static str {
-    text(
-        lang,
-        match reason {
-            EndReason::BoardFull => key!("end.board_full"),
-            EndReason::NoPieces => key!("end.no_pieces"),
-            EndReason::NeitherCanMove => key!("end.neither_can_move"),
-            EndReason::NoLegalMove => key!("end.no_legal_move"),
-            EndReason::Repetition => key!("end.repetition"),
-            EndReason::MoveLimit => key!("end.move_limit"),
-            EndReason::TooFewPieces => key!("end.too_few_pieces"),
-            EndReason::Timeout => key!("end.timeout"),
-            EndReason::Resignation => key!("end.resignation"),
-            EndReason::Agreement => key!("end.agreement"),
-            EndReason::PlyLimit => key!("end.ply_limit"),
         },
     )
 }

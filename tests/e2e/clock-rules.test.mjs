@@ -180,7 +180,7 @@ test('Rematch is another game: the finished one stays in Recent games', async ()
   const texts = await rows.allTextContents();
   assert.equal(texts.length, 2, texts.join(' | '));
   assert.match(texts[0], /1 move(?!s).*in progress/, 'the rematch, newest first');
-  assert.match(texts[1], /time ran out/, 'the finished game is still there');
+  assert.match(texts[1], /O ran out of time — X wins\./, 'the finished game is still there');
   assert.deepEqual(errors, []);
   await context.close();
 });

@@ -140,10 +140,10 @@ test('invite a friend, play with clicks, watch, reload, pause, draw offer, resig
   await tid(a.page, 'result').waitFor();
   await tid(b.page, 'result').waitFor();
   await tid(c.page, 'result').waitFor();
-  assert.match(await text(a.page, 'result'), /You lost\..*O wins: a player resigned/);
+  assert.match(await text(a.page, 'result'), /You lost\..*X resigned — O wins\./);
   assert.match(await text(b.page, 'result'), /You won!/);
   assert.match(await text(c.page, 'result'), /O won\./);
-  assert.match(await text(a.page, 'status'), /O wins: a player resigned/);
+  assert.match(await text(a.page, 'status'), /X resigned — O wins\./);
   // After the end the clock says so on every page, not the time left.
   for (const x of [a, b, c]) assert.equal(await text(x.page, 'clock'), 'game over');
 
@@ -214,7 +214,7 @@ test('the server\'s clock decides: 10 s per move run out and both pages show the
   assert.match(await text(b.page, 'clock'), /^0:0[89]$/, 'the clock counts down on both pages');
   await tid(a.page, 'result').waitFor({ timeout: 15000 });
   await tid(b.page, 'result').waitFor({ timeout: 5000 });
-  assert.match(await text(a.page, 'result'), /You lost\..*O wins: time ran out/);
+  assert.match(await text(a.page, 'result'), /You lost\..*X ran out of time — O wins\./);
   assert.match(await text(b.page, 'result'), /You won!/);
   for (const x of [a, b]) {
     assert.deepEqual(x.errors, []);

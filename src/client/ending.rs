@@ -1,0 +1,193 @@
+//! The result line in words: what ended the game, naming the side that did
+//! it ("O resigned", "Black cannot move"), then who won and, when the count
+//! decided it, the score with its unit ("X wins, 30 pieces to 19"). A pure
+//! function of the game's end and the language, so it is tested natively.
+//!
+//! The side named is the one that did it: the loser for a resignation, a
+//! timeout, too few or no pieces; the side to move for "cannot move" (in
+//! Stones! that side may still win or draw on the score). The score is shown
+//! only where the count decided the game: Territory Duel's endings scored
+//! by count and Stones!'s end; never after a resignation, a timeout or an
+//! agreement, nor in Mill, where the count decides nothing.
+
+use crate::games::ataxx::{Ataxx, JUMP_LIMIT};
+use crate::games::mill::Mill;
+use crate::games::stones::Stones;
+use crate::games::{EndReason, Game, GameKind, Outcome, Side};
+use crate::i18n::Lang;
+use crate::{t, tn};
+
+/// What the result line needs to know about a finished game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Ending {
+    pub kind: GameKind,
+    pub outcome: Outcome,
+    /// The side to move in the final position.
+    pub to_move: Side,
+    /// Each side's count at the end (first, second): pieces on the board in
+    /// Territory Duel, stones home in Stones! (unused in Mill).
+    pub counts: [u32; 2],
+    /// Mill's n-move rule: moves without a removal that draw (unused in the
+    /// other games).
+    pub move_limit: u32,
+}
+
+/// A game whose end the result line can put in words.
+pub trait Ends: Game {
+    /// The end of this (final) position with `outcome`.
+    fn ending(&self, outcome: Outcome) -> Ending;
+}
+
+impl Ends for Ataxx {
+    fn ending(&self, outcome: Outcome) -> Ending {
+        Ending {
+            kind: GameKind::Ataxx,
+            outcome,
+            to_move: self.side_to_move(),
+            counts: [self.count(Side::First), self.count(Side::Second)],
+            move_limit: JUMP_LIMIT,
+        }
+    }
+}
+
+impl Ends for Stones {
+    fn ending(&self, outcome: Outcome) -> Ending {
+        Ending {
+            kind: GameKind::Stones,
+            outcome,
+            to_move: self.side_to_move(),
+            counts: [self.score(Side::First), self.score(Side::Second)],
+            move_limit: 0,
+        }
+    }
+}
+
+impl Ends for Mill {
+    fn ending(&self, outcome: Outcome) -> Ending {
+        let left = |s| u32::from(self.on_board(s)) + u32::from(self.in_hand(s));
+        Ending {
+            kind: GameKind::Mill,
+            outcome,
+            to_move: self.side_to_move(),
+            counts: [left(Side::First), left(Side::Second)],
+            move_limit: self.rules().n_move_rule,
+        }
+    }
+}
+
+/// A side's name in a game ("X", "White").
+pub fn side_name(lang: Lang, kind: GameKind, side: Side) -> &'static str {
+    match (kind, side) {
+        (GameKind::Ataxx, Side::First) => t!(lang, "side.x"),
+        (GameKind::Ataxx, Side::Second) => t!(lang, "side.o"),
+        (_, Side::First) => t!(lang, "side.white"),
+        (_, Side::Second) => t!(lang, "side.black"),
+    }
+}
+
+/// The whole result line, e.g. "O resigned — X wins." or "Black cannot
+/// move — White wins, 2 stones home to 1."
+pub fn describe(lang: Lang, end: &Ending) -> String {
+    let Ending {
+        kind,
+        outcome,
+        to_move,
+        counts,
+        move_limit,
+    } = *end;
+    let name = |side| side_name(lang, kind, side);
+    // The side that lost, for the endings a loser brings about (a win
+    // always has one; a draw here would be a record from elsewhere).
+    let loser = outcome.winner.map_or(to_move, Side::opponent);
+    let reason = match outcome.reason {
+        EndReason::Agreement => return t!(lang, "outcome.agreed").to_string(),
+        EndReason::Resignation => t!(lang, "end.resigned", side = name(loser)),
+        EndReason::Timeout => t!(lang, "end.timed_out", side = name(loser)),
+        EndReason::TooFewPieces => t!(lang, "end.too_few_pieces", side = name(loser)),
+        EndReason::NoPieces => {
+            // The side with no pieces left (Territory Duel counts them).
+            let empty = [Side::First, Side::Second]
+                .into_iter()
+                .find(|s| counts[s.index()] == 0)
+                .unwrap_or(loser);
+            t!(lang, "end.no_pieces", side = name(empty))
+        }
+        EndReason::NoLegalMove => {
+            // Stones!: the side to move, whatever the score says; Territory
+            // Duel and Mill: the blocked side, which loses.
+            let blocked = match kind {
+                GameKind::Stones => to_move,
+                _ => loser,
+            };
+            t!(lang, "end.cannot_move", side = name(blocked))
+        }
+        EndReason::BoardFull => t!(lang, "end.board_full").to_string(),
+        EndReason::NeitherCanMove => t!(lang, "end.neither_can_move").to_string(),
+        EndReason::Repetition => t!(lang, "end.repetition").to_string(),
+        EndReason::MoveLimit => match kind {
+            GameKind::Ataxx => tn!(lang, "end.jump_limit", move_limit),
+            _ => tn!(lang, "end.move_limit", move_limit),
+        },
+        EndReason::PlyLimit => t!(lang, "end.ply_limit").to_string(),
+    };
+    let score = score_words(lang, end);
+    match (outcome.winner, score) {
+        (Some(side), Some(score)) => t!(
+            lang,
+            "outcome.win_score",
+            reason = reason,
+            side = name(side),
+            score = score
+        ),
+        (Some(side), None) => t!(lang, "outcome.win", reason = reason, side = name(side)),
+        (None, Some(score)) => t!(lang, "outcome.draw_score", reason = reason, score = score),
+        (None, None) => t!(lang, "outcome.draw", reason = reason),
+    }
+}
+
+/// Whether the count decided this ending, so the line shows the score.
+fn decided_by_count(end: &Ending) -> bool {
+    match end.kind {
+        // Territory Duel's four endings scored by count (its rules, rule 1
+        // to 5); a blocked mover in lose mode loses whatever the count.
+        GameKind::Ataxx => matches!(
+            end.outcome.reason,
+            EndReason::BoardFull
+                | EndReason::NoPieces
+                | EndReason::NeitherCanMove
+                | EndReason::MoveLimit
+        ),
+        // Stones! is scored when the side to move is stuck.
+        GameKind::Stones => end.outcome.reason == EndReason::NoLegalMove,
+        GameKind::Mill => false,
+    }
+}
+
+/// The score with its unit, the winner's count first ("30 pieces to 19",
+/// "1 stone home each"), when the count decided the game.
+fn score_words(lang: Lang, end: &Ending) -> Option<String> {
+    if !decided_by_count(end) {
+        return None;
+    }
+    let count = |s: Side| end.counts[s.index()];
+    Some(match (end.kind, end.outcome.winner) {
+        (GameKind::Stones, Some(w)) => {
+            tn!(
+                lang,
+                "outcome.score.stones",
+                count(w),
+                other = count(w.opponent())
+            )
+        }
+        (GameKind::Stones, None) => tn!(lang, "outcome.score.stones_each", count(Side::First)),
+        (_, Some(w)) => {
+            tn!(
+                lang,
+                "outcome.score.pieces",
+                count(w),
+                other = count(w.opponent())
+            )
+        }
+        (_, None) => tn!(lang, "outcome.score.pieces_each", count(Side::First)),
+    })
+}
