@@ -61,60 +61,6 @@ pub fn Review<G: UiGame>(
     let movers = StoredValue::new(movers);
     let game = StoredValue::new(game);
 
-    // Asks for the next position's evaluation until all are done.
-    fn next<G: UiGame>(
-        ai: Ai,
-        game: StoredValue<Record<G>>,
-        analysis: RwSignal<Analysis>,
-        running: RwSignal<bool>,
-    ) {
-        let ply = analysis.with_untracked(Analysis::len);
-        let request = game.with_value(|g| {
-            let r = g.truncated(ply);
-            if r.outcome().is_some() || ply > g.moves().len() {
-                return None;
-            }
-            Some((
-                Request::Think {
-                    id: ai.next_id(),
-                    game: G::variant(r.position().rules()),
-                    start: r.start().to_text(),
-                    moves: r.moves().iter().map(ToString::to_string).collect(),
-                    level: Level::Strong.slug().to_string(),
-                    movetime_ms: Some(PER_POSITION_MS),
-                    seed: 0,
-                },
-                r.position().side_to_move(),
-            ))
-        });
-        let Some((request, side)) = request else {
-            // The final position: score it by the result.
-            game.with_value(|g| {
-                let last = g.outcome().map(|o| match o.winner {
-                    Some(Side::First) => CLAMP,
-                    Some(Side::Second) => -CLAMP,
-                    None => 0,
-                });
-                if let (Some(v), true) = (
-                    last,
-                    analysis.with_untracked(|a| a.len() == g.moves().len()),
-                ) {
-                    analysis.update(|a| a.push_final(v));
-                }
-            });
-            running.set(false);
-            return;
-        };
-        ai.send(request, move |answer| match answer {
-            Response::Best { score, mv, .. } => {
-                analysis.update(|a| a.push(side, score, mv));
-                next(ai, game, analysis, running);
-            }
-            Response::Error { .. } => running.set(false),
-            _ => {}
-        });
-    }
-
     let start = move |_| {
         if running.get_untracked() {
             return;
@@ -131,19 +77,110 @@ pub fn Review<G: UiGame>(
         }
     });
 
-    let (w, h) = (PLOT_W, PLOT_H);
-    let x_of = move |ply: usize| {
-        if total == 0 {
-            0.0
-        } else {
-            ply as f64 / total as f64 * w
+    view! {
+        <section class="review" aria-label=move || t!(lang.get(), "review.title")>
+            <div class="review-head">
+                <h3>{move || t!(lang.get(), "review.title")}</h3>
+                <button on:click=start data-testid="analyse" disabled=move || running.get()>
+                    {move || if running.get() {
+                        t!(lang.get(), "review.analysing", done = analysis.with(Analysis::len), total = total + 1)
+                    } else {
+                        t!(lang.get(), "review.analyse").to_string()
+                    }}
+                </button>
+            </div>
+            <Show when=move || !analysis.with(Analysis::is_empty)>
+                <ReviewChart evals=evals movers=movers total=total viewing=viewing on_view=on_view/>
+                <MistakeList game=game analysis=analysis evals=evals movers=movers chosen=chosen
+                    viewing=viewing on_view=on_view on_mark=on_mark/>
+            </Show>
+        </section>
+    }
+}
+
+// Asks for the next position's evaluation until all are done.
+fn next<G: UiGame>(
+    ai: Ai,
+    game: StoredValue<Record<G>>,
+    analysis: RwSignal<Analysis>,
+    running: RwSignal<bool>,
+) {
+    let ply = analysis.with_untracked(Analysis::len);
+    let request = game.with_value(|g| {
+        let r = g.truncated(ply);
+        if r.outcome().is_some() || ply > g.moves().len() {
+            return None;
         }
+        Some((
+            Request::Think {
+                id: ai.next_id(),
+                game: G::variant(r.position().rules()),
+                start: r.start().to_text(),
+                moves: r.moves().iter().map(ToString::to_string).collect(),
+                level: Level::Strong.slug().to_string(),
+                movetime_ms: Some(PER_POSITION_MS),
+                seed: 0,
+            },
+            r.position().side_to_move(),
+        ))
+    });
+    let Some((request, side)) = request else {
+        // The final position: score it by the result.
+        game.with_value(|g| {
+            let last = g.outcome().map(|o| match o.winner {
+                Some(Side::First) => CLAMP,
+                Some(Side::Second) => -CLAMP,
+                None => 0,
+            });
+            if let (Some(v), true) = (
+                last,
+                analysis.with_untracked(|a| a.len() == g.moves().len()),
+            ) {
+                analysis.update(|a| a.push_final(v));
+            }
+        });
+        running.set(false);
+        return;
     };
+    ai.send(request, move |answer| match answer {
+        Response::Best { score, mv, .. } => {
+            analysis.update(|a| a.push(side, score, mv));
+            next(ai, game, analysis, running);
+        }
+        Response::Error { .. } => running.set(false),
+        _ => {}
+    });
+}
+
+/// Where ply `ply` of `total` is across the plot.
+fn x_of(ply: usize, total: usize) -> f64 {
+    if total == 0 {
+        0.0
+    } else {
+        ply as f64 / total as f64 * PLOT_W
+    }
+}
+
+/// Where score `v` is up the plot when the axis runs to `range`.
+fn y_of(v: i32, range: i32) -> f64 {
+    PLOT_H / 2.0 - f64::from(v) / f64::from(range.max(1)) * (PLOT_H / 2.0 - PLOT_PAD)
+}
+
+/// The evaluation graph with its axes and their labels; clicking it shows
+/// the position at that point of the game.
+#[component]
+fn ReviewChart(
+    evals: Memo<Vec<i32>>,
+    movers: StoredValue<Vec<Side>>,
+    total: usize,
+    viewing: Signal<Option<usize>>,
+    on_view: Callback<Option<usize>>,
+) -> impl IntoView {
+    let lang = use_lang();
+    let (w, h) = (PLOT_W, PLOT_H);
+    let x_at = move |ply: usize| x_of(ply, total);
     // The score axis follows the scores so far (1, 2, 5 or 10 pieces).
     let axis = Memo::new(move |_| evals.with(|e| score_axis(e)));
-    let y_of = move |v: i32, range: i32| {
-        h / 2.0 - f64::from(v) / f64::from(range.max(1)) * (h / 2.0 - PLOT_PAD)
-    };
     let ticks = StoredValue::new(move_ticks(total, MOVE_LABELS));
     let graph = move || {
         let e = evals.get();
@@ -151,18 +188,18 @@ pub fn Review<G: UiGame>(
         let points: Vec<String> = e
             .iter()
             .enumerate()
-            .map(|(i, &v)| format!("{:.1},{:.1}", x_of(i), y_of(v, range)))
+            .map(|(i, &v)| format!("{:.1},{:.1}", x_at(i), y_of(v, range)))
             .collect();
         let worst = movers.with_value(|m| worst_moves(&e, m));
         let marks = worst
             .iter()
             .map(|&(ply, _)| {
-                let (x, y) = (x_of(ply), y_of(e[ply], range));
+                let (x, y) = (x_at(ply), y_of(e[ply], range));
                 view! { <circle class="review-mark" cx=x cy=y r="4"/> }
             })
             .collect_view();
         let cursor = viewing.get().map(|p| {
-            let x = x_of(p);
+            let x = x_at(p);
             view! { <line class="review-cursor" x1=x y1="0" x2=x y2=h/> }
         });
         let rows = scores
@@ -176,7 +213,7 @@ pub fn Review<G: UiGame>(
         let columns = ticks.with_value(|t| {
             t.iter()
                 .map(|&n| {
-                    let x = x_of(n);
+                    let x = x_at(n);
                     view! { <line class="review-grid" x1=x y1="0" x2=x y2=h/> }
                 })
                 .collect_view()
@@ -206,7 +243,7 @@ pub fn Review<G: UiGame>(
         ticks.with_value(|t| {
             t.iter()
                 .map(|&n| {
-                    let left = x_of(n) / w * 100.0;
+                    let left = x_at(n) / w * 100.0;
                     view! { <span style=format!("left: {left:.2}%")>{n}</span> }
                 })
                 .collect_view()
@@ -225,6 +262,40 @@ pub fn Review<G: UiGame>(
         let ply = (frac * total as f64).round().clamp(0.0, total as f64) as usize;
         on_view.run((ply < total).then_some(ply));
     };
+    view! {
+        <div class="review-chart" data-testid="review-chart">
+            <span class="review-y-title" data-testid="review-y-title">
+                {move || t!(lang.get(), "review.axis_score")}
+            </span>
+            <div class="review-y" data-testid="review-y" aria-hidden="true">{score_labels}</div>
+            <svg class="review-graph" viewBox=format!("0 0 {w} {h}") preserveAspectRatio="none"
+                 role="img" aria-label=move || t!(lang.get(), "review.graph_aria")
+                 on:click=on_graph_click data-testid="review-graph">
+                {graph}
+            </svg>
+            <div class="review-x" data-testid="review-x" aria-hidden="true">{move_labels}</div>
+            <span class="review-x-title" data-testid="review-x-title">
+                {move || t!(lang.get(), "review.axis_move")}
+            </span>
+        </div>
+    }
+}
+
+/// The moves where the evaluation dropped most, each a button that shows
+/// the position before it with the computer's better move, named below it.
+#[component]
+fn MistakeList<G: UiGame>(
+    game: StoredValue<Record<G>>,
+    analysis: RwSignal<Analysis>,
+    evals: Memo<Vec<i32>>,
+    movers: StoredValue<Vec<Side>>,
+    chosen: RwSignal<Option<usize>>,
+    viewing: Signal<Option<usize>>,
+    on_view: Callback<Option<usize>>,
+    on_mark: Callback<Option<(usize, G::Move)>>,
+) -> impl IntoView {
+    let lang = use_lang();
+    let total = game.with_value(|g| g.moves().len());
     // A marked move: the position before it, with the better move on the board.
     let choose = move |ply: usize| {
         let better = analysis.with_untracked(|a| game.with_value(|g| a.better_move(g, ply)));
@@ -297,36 +368,5 @@ pub fn Review<G: UiGame>(
                 .into_any()
         }
     };
-    view! {
-        <section class="review" aria-label=move || t!(lang.get(), "review.title")>
-            <div class="review-head">
-                <h3>{move || t!(lang.get(), "review.title")}</h3>
-                <button on:click=start data-testid="analyse" disabled=move || running.get()>
-                    {move || if running.get() {
-                        t!(lang.get(), "review.analysing", done = analysis.with(Analysis::len), total = total + 1)
-                    } else {
-                        t!(lang.get(), "review.analyse").to_string()
-                    }}
-                </button>
-            </div>
-            <Show when=move || !analysis.with(Analysis::is_empty)>
-                <div class="review-chart" data-testid="review-chart">
-                    <span class="review-y-title" data-testid="review-y-title">
-                        {move || t!(lang.get(), "review.axis_score")}
-                    </span>
-                    <div class="review-y" data-testid="review-y" aria-hidden="true">{score_labels}</div>
-                    <svg class="review-graph" viewBox=format!("0 0 {w} {h}") preserveAspectRatio="none"
-                         role="img" aria-label=move || t!(lang.get(), "review.graph_aria")
-                         on:click=on_graph_click data-testid="review-graph">
-                        {graph}
-                    </svg>
-                    <div class="review-x" data-testid="review-x" aria-hidden="true">{move_labels}</div>
-                    <span class="review-x-title" data-testid="review-x-title">
-                        {move || t!(lang.get(), "review.axis_move")}
-                    </span>
-                </div>
-                <ul class="review-mistakes" data-testid="mistakes">{mistakes}</ul>
-            </Show>
-        </section>
-    }
+    view! { <ul class="review-mistakes" data-testid="mistakes">{mistakes}</ul> }
 }
