@@ -10,10 +10,11 @@
 
 use leptos::prelude::*;
 
-use super::motion::{fresh_move, travel_layer};
+use super::motion::{fresh_move, travel_layer, Fresh};
 use super::{mark_layer, spot_label, white_black, Arrival, BoardInput, BoardProps, Travel, CELL};
 use crate::games::mill::{lines, point_coords, point_name, Mill, MillMove, Phase, Point, POINTS};
 use crate::games::{Game, Record, Side};
+use crate::i18n::Lang;
 use crate::t;
 use crate::ui::words::use_lang;
 
@@ -122,6 +123,238 @@ fn last_move(record: &Record<Mill>) -> LastMove {
     l
 }
 
+/// What a point is drawn from: the position, its legal moves, what just
+/// happened and the player's selection.
+#[derive(Clone, Copy)]
+struct PointState {
+    record: Signal<Record<Mill>>,
+    enabled: Signal<bool>,
+    hints: Signal<bool>,
+    selected: RwSignal<Option<Point>>,
+    legal: Memo<Vec<MillMove>>,
+    last: Memo<LastMove>,
+    mills: Memo<Vec<[Point; 3]>>,
+    slide_targets: Memo<Vec<Point>>,
+}
+
+impl PointState {
+    /// Whether placing on `p` and removing from `p` are legal.
+    fn place_remove(self, p: Point) -> (bool, bool) {
+        self.legal.with(|moves| {
+            (
+                moves.contains(&MillMove::Place(p)),
+                moves.contains(&MillMove::Remove(p)),
+            )
+        })
+    }
+
+    fn is_legal(self, mv: MillMove) -> bool {
+        self.legal.with_untracked(|l| l.contains(&mv))
+    }
+
+    /// A press on `p`: plays the move it completes, or tells whether `p`
+    /// holds a piece that can slide (to be selected); a piece of the side
+    /// to move that cannot is reported to `on_stuck`.
+    fn press(self, p: Point, on_move: Callback<MillMove>, on_stuck: Callback<u8>) -> bool {
+        if !self.enabled.get_untracked() {
+            return false;
+        }
+        if let Some(from) = self.selected.get_untracked() {
+            let mv = MillMove::Slide { from, to: p };
+            if self.is_legal(mv) {
+                self.selected.set(None);
+                on_move.run(mv);
+                return false;
+            }
+        }
+        for mv in [MillMove::Remove(p), MillMove::Place(p)] {
+            if self.is_legal(mv) {
+                self.selected.set(None);
+                on_move.run(mv);
+                return false;
+            }
+        }
+        let movable = self.legal.with_untracked(|l| {
+            l.iter()
+                .any(|m| matches!(*m, MillMove::Slide { from, .. } if from == p))
+        });
+        if !movable {
+            self.selected.set(None);
+            let own_blocked = self.record.with_untracked(|r| {
+                let pos = r.position();
+                pos.phase() == Phase::Moving
+                    && pos.must_remove() == 0
+                    && pos.piece_at(p) == Some(pos.side_to_move())
+            });
+            if own_blocked {
+                on_stuck.run(p);
+            }
+        }
+        movable
+    }
+
+    /// The point's classes: selected, a target, the last move, marked.
+    fn class(self, p: Point) -> String {
+        let l = self.last.get();
+        let targets = self.slide_targets.get();
+        let (place, remove) = self.place_remove(p);
+        let enabled = self.enabled.get();
+        let mut c = String::from("pt");
+        for (on, class) in [
+            (self.selected.get() == Some(p), " selected"),
+            (targets.contains(&p), " target-slide"),
+            (place && enabled, " target-place"),
+            (remove && enabled, " target-remove"),
+            (l.from == Some(p), " last-from"),
+            (l.to == Some(p), " last-to"),
+            (l.removed == Some(p), " last-removed"),
+            (self.record.with(|r| r.position().is_marked(p)), " marked"),
+        ] {
+            if on {
+                c.push_str(class);
+            }
+        }
+        c
+    }
+
+    /// The point's name for screen readers: what is on it and what it offers.
+    fn label(self, lang: Lang, p: Point) -> String {
+        let pos = self.record.with(|r| *r.position());
+        let what = match pos.piece_at(p) {
+            Some(s) => t!(lang, "spot.piece", side = white_black(lang, s)),
+            None if pos.is_marked(p) => t!(lang, "spot.marked").to_string(),
+            None => t!(lang, "spot.empty").to_string(),
+        };
+        let (place, remove) = self.place_remove(p);
+        spot_label(
+            point_name(p),
+            what,
+            [
+                (self.selected.get() == Some(p), t!(lang, "spot.selected")),
+                (place, t!(lang, "spot.place_here")),
+                (remove, t!(lang, "spot.can_be_removed")),
+                (
+                    self.slide_targets.get().contains(&p),
+                    t!(lang, "spot.move_here"),
+                ),
+            ],
+        )
+    }
+
+    /// The piece on `p` (drawn at `at`), marked when it is in a fresh mill.
+    fn piece(self, p: Point, at: (f64, f64)) -> Option<AnyView> {
+        let side = self.record.with(|r| r.position().piece_at(p))?;
+        let in_mill = self.mills.with(|m| m.iter().any(|line| line.contains(&p)));
+        let cls = if in_mill { "piece in-mill" } else { "piece" };
+        Some(piece_pic(side, at, cls))
+    }
+
+    /// The hint on `p` when hints are on: a ring where a piece can be
+    /// removed, a dot where one can be placed or slid.
+    fn hint(self, p: Point, (cx, cy): (f64, f64)) -> Option<AnyView> {
+        if !self.hints.get() || !self.enabled.get() {
+            return None;
+        }
+        let targeted = self.slide_targets.get().contains(&p)
+            || self.legal.with(|m| m.contains(&MillMove::Place(p)));
+        let removable = self.legal.with(|m| m.contains(&MillMove::Remove(p)));
+        if removable {
+            Some(view! { <circle class="hint hint-remove" cx=cx cy=cy r="44"/> }.into_any())
+        } else if targeted {
+            Some(view! { <circle class="hint hint-clone" cx=cx cy=cy r="13"/> }.into_any())
+        } else {
+            None
+        }
+    }
+
+    /// The cross on a marked point (mark and delay).
+    fn mark(self, p: Point, (cx, cy): (f64, f64)) -> Option<impl IntoView> {
+        self.record.with(|r| r.position().is_marked(p)).then(|| {
+            view! {
+                <path class="mark-x" d=format!("M{} {} l30 30 M{} {} l-30 30", cx - 15.0, cy - 15.0, cx + 15.0, cy - 15.0)/>
+            }
+        })
+    }
+}
+
+/// The lines of the board.
+fn board_lines(diagonals: bool, flipped: bool) -> impl IntoView {
+    lines(diagonals)
+        .iter()
+        .map(|&[a, _, c]| {
+            let ((x1, y1), (x2, y2)) = (centre(a, flipped), centre(c, flipped));
+            view! { <line class="mill-line" x1=x1 y1=y1 x2=x2 y2=y2/> }
+        })
+        .collect_view()
+}
+
+/// A mill just formed; it fades in after the piece arrives, when the
+/// move that formed it (or its removal) was just played.
+fn fresh_mill_lines(
+    mills: Memo<Vec<[Point; 3]>>,
+    fresh_mv: Memo<Option<Fresh>>,
+    flipped: bool,
+) -> impl IntoView {
+    move || {
+        let cls = if fresh_mv.get().is_some() {
+            "mill-fresh now"
+        } else {
+            "mill-fresh"
+        };
+        mills
+            .get()
+            .into_iter()
+            .map(|[a, _, c]| {
+                let ((x1, y1), (x2, y2)) = (centre(a, flipped), centre(c, flipped));
+                view! { <line class=cls x1=x1 y1=y1 x2=x2 y2=y2/> }
+            })
+            .collect_view()
+    }
+}
+
+/// The pieces in `side`'s hand, in its row.
+fn hand_pieces(record: Signal<Record<Mill>>, side: Side, flipped: bool) -> impl IntoView {
+    let cls = if side == Side::First {
+        "piece pw hand"
+    } else {
+        "piece pb hand"
+    };
+    move || {
+        let n = record.with(|r| r.position().in_hand(side));
+        (0..n)
+            .map(|i| {
+                let (x, y) = hand_slot(side, i, flipped);
+                view! { <circle class=cls cx=x cy=y r="22"/> }
+            })
+            .collect_view()
+    }
+}
+
+/// "No pieces in hand" in `side`'s row once it is empty.
+fn hand_empty_label(
+    record: Signal<Record<Mill>>,
+    lang: Signal<Lang>,
+    side: Side,
+    flipped: bool,
+) -> impl IntoView {
+    let top = if flipped { Side::First } else { Side::Second };
+    let y = if side == top {
+        HAND / 2.0 + 7.0
+    } else {
+        BOARD + 1.5 * HAND + 7.0
+    };
+    move || {
+        let n = record.with(|r| r.position().in_hand(side));
+        (n == 0).then(|| {
+            view! {
+                <text class="hand-empty" x=BOARD / 2.0 y=y text-anchor="middle">
+                    {move || t!(lang.get(), "mill.hand_empty", side = white_black(lang.get(), side))}
+                </text>
+            }
+        })
+    }
+}
+
 /// The interactive Mill board.
 #[component]
 pub fn MillBoard(props: BoardProps<Mill>) -> impl IntoView {
@@ -163,213 +396,46 @@ pub fn MillBoard(props: BoardProps<Mill>) -> impl IntoView {
                 .collect::<Vec<_>>()
         })
     });
-    let is_legal = move |mv: MillMove| legal.with_untracked(|l| l.contains(&mv));
-
-    let press = move |p: Point| -> bool {
-        if !enabled.get_untracked() {
-            return false;
-        }
-        if let Some(from) = selected.get_untracked() {
-            let mv = MillMove::Slide { from, to: p };
-            if is_legal(mv) {
-                selected.set(None);
-                on_move.run(mv);
-                return false;
-            }
-        }
-        for mv in [MillMove::Remove(p), MillMove::Place(p)] {
-            if is_legal(mv) {
-                selected.set(None);
-                on_move.run(mv);
-                return false;
-            }
-        }
-        let movable = legal.with_untracked(|l| {
-            l.iter()
-                .any(|m| matches!(*m, MillMove::Slide { from, .. } if from == p))
-        });
-        if !movable {
-            selected.set(None);
-            let own_blocked = record.with_untracked(|r| {
-                let pos = r.position();
-                pos.phase() == Phase::Moving
-                    && pos.must_remove() == 0
-                    && pos.piece_at(p) == Some(pos.side_to_move())
-            });
-            if own_blocked {
-                on_stuck.run(p);
-            }
-        }
-        movable
+    let state = PointState {
+        record,
+        enabled,
+        hints,
+        selected,
+        legal,
+        last,
+        mills,
+        slide_targets,
     };
+
+    let press = move |p: Point| state.press(p, on_move, on_stuck);
     let drop_on = move |from: Point, to: Point| {
         let mv = MillMove::Slide { from, to };
-        if enabled.get_untracked() && is_legal(mv) {
+        if enabled.get_untracked() && state.is_legal(mv) {
             selected.set(None);
             on_move.run(mv);
         }
-    };
-
-    // The lines of the board.
-    let line_view = lines(diagonals)
-        .iter()
-        .map(|&[a, _, c]| {
-            let ((x1, y1), (x2, y2)) = (centre(a), centre(c));
-            view! { <line class="mill-line" x1=x1 y1=y1 x2=x2 y2=y2/> }
-        })
-        .collect_view();
-    // A mill just formed; it fades in after the piece arrives, when the
-    // move that formed it (or its removal) was just played.
-    let fresh = move || {
-        let cls = if fresh_mv.get().is_some() {
-            "mill-fresh now"
-        } else {
-            "mill-fresh"
-        };
-        mills
-            .get()
-            .into_iter()
-            .map(|[a, _, c]| {
-                let ((x1, y1), (x2, y2)) = (centre(a), centre(c));
-                view! { <line class=cls x1=x1 y1=y1 x2=x2 y2=y2/> }
-            })
-            .collect_view()
     };
 
     let points = (0..POINTS as Point)
         .map(|p| {
             let (cx, cy) = centre(p);
             let name = point_name(p);
-            let cls = move || {
-                let l = last.get();
-                let targets = slide_targets.get();
-                let (place, remove) = legal.with(|moves| {
-                    (
-                        moves.contains(&MillMove::Place(p)),
-                        moves.contains(&MillMove::Remove(p)),
-                    )
-                });
-                let mut c = String::from("pt");
-                for (on, class) in [
-                    (selected.get() == Some(p), " selected"),
-                    (targets.contains(&p), " target-slide"),
-                    (place && enabled.get(), " target-place"),
-                    (remove && enabled.get(), " target-remove"),
-                    (l.from == Some(p), " last-from"),
-                    (l.to == Some(p), " last-to"),
-                    (l.removed == Some(p), " last-removed"),
-                    (record.with(|r| r.position().is_marked(p)), " marked"),
-                ] {
-                    if on {
-                        c.push_str(class);
-                    }
-                }
-                c
-            };
-            let label = move || {
-                let lang = lang.get();
-                let pos = record.with(|r| *r.position());
-                let what = match pos.piece_at(p) {
-                    Some(s) => t!(lang, "spot.piece", side = white_black(lang, s)),
-                    None if pos.is_marked(p) => t!(lang, "spot.marked").to_string(),
-                    None => t!(lang, "spot.empty").to_string(),
-                };
-                let (place, remove) = legal.with(|moves| {
-                    (
-                        moves.contains(&MillMove::Place(p)),
-                        moves.contains(&MillMove::Remove(p)),
-                    )
-                });
-                spot_label(
-                    name,
-                    what,
-                    [
-                        (selected.get() == Some(p), t!(lang, "spot.selected")),
-                        (place, t!(lang, "spot.place_here")),
-                        (remove, t!(lang, "spot.can_be_removed")),
-                        (slide_targets.get().contains(&p), t!(lang, "spot.move_here")),
-                    ],
-                )
-            };
-            let piece = move || {
-                let side = record.with(|r| r.position().piece_at(p))?;
-                let in_mill = mills.with(|m| m.iter().any(|line| line.contains(&p)));
-                let cls = if in_mill { "piece in-mill" } else { "piece" };
-                Some(piece_pic(side, (cx, cy), cls))
-            };
-            let hint = move || {
-                if !hints.get() || !enabled.get() {
-                    return None;
-                }
-                let targeted = slide_targets.get().contains(&p)
-                    || legal.with(|m| m.contains(&MillMove::Place(p)));
-                let removable = legal.with(|m| m.contains(&MillMove::Remove(p)));
-                if removable {
-                    Some(view! { <circle class="hint hint-remove" cx=cx cy=cy r="44"/> }.into_any())
-                } else if targeted {
-                    Some(view! { <circle class="hint hint-clone" cx=cx cy=cy r="13"/> }.into_any())
-                } else {
-                    None
-                }
-            };
-            let mark = move || {
-                record.with(|r| r.position().is_marked(p)).then(|| {
-                    view! {
-                        <path class="mark-x" d=format!("M{} {} l30 30 M{} {} l-30 30", cx - 15.0, cy - 15.0, cx + 15.0, cy - 15.0)/>
-                    }
-                })
-            };
+            let label = move || state.label(lang.get(), p);
             let spot = view! {
-                <g class=cls role=input.spot_role() tabindex=input.tabindex(p) aria-label=input.spot_label(label) data-point=name
+                <g class=move || state.class(p) role=input.spot_role() tabindex=input.tabindex(p) aria-label=input.spot_label(label) data-point=name
                    data-spot=p
                    on:keydown=input.on_key(p, press, centre, POINTS as u8)>
                     <rect class="hit" x=cx - CELL / 2.0 y=cy - CELL / 2.0 width=CELL height=CELL/>
                     <circle class="dot" cx=cx cy=cy r="9"/>
-                    {mark}
-                    {input.slot(p, fresh_mv, piece)}
-                    {hint}
+                    {move || state.mark(p, (cx, cy))}
+                    {input.slot(p, fresh_mv, move || state.piece(p, (cx, cy)))}
+                    {move || state.hint(p, (cx, cy))}
                 </g>
             };
             input.spot_focus(spot, p)
         })
         .collect_view();
 
-    // Pieces in hand: Black's row on top, White's at the bottom (the other
-    // way round when flipped, so your own hand is at the bottom).
-    let top = if flipped { Side::First } else { Side::Second };
-    let hand = move |side: Side| {
-        let cls = if side == Side::First {
-            "piece pw hand"
-        } else {
-            "piece pb hand"
-        };
-        move || {
-            let n = record.with(|r| r.position().in_hand(side));
-            (0..n)
-                .map(|i| {
-                    let (x, y) = hand_slot(side, i, flipped);
-                    view! { <circle class=cls cx=x cy=y r="22"/> }
-                })
-                .collect_view()
-        }
-    };
-    let hand_label = move |side: Side| {
-        let y = if side == top {
-            HAND / 2.0 + 7.0
-        } else {
-            height - HAND / 2.0 + 7.0
-        };
-        move || {
-            let n = record.with(|r| r.position().in_hand(side));
-            (n == 0).then(|| {
-                view! {
-                    <text class="hand-empty" x=BOARD / 2.0 y=y text-anchor="middle">
-                        {move || t!(lang.get(), "mill.hand_empty", side = white_black(lang.get(), side))}
-                    </text>
-                }
-            })
-        }
-    };
     let ghost = move || {
         let d = input.dragging()?;
         let side = record.with(|r| r.position().piece_at(d.from))?;
@@ -386,16 +452,18 @@ pub fn MillBoard(props: BoardProps<Mill>) -> impl IntoView {
         },
     );
 
+    // Pieces in hand: Black's row on top, White's at the bottom (the other
+    // way round when flipped, so your own hand is at the bottom).
     let content = view! {
         <rect class="mill-bg" x="0" y=HAND width=BOARD height=BOARD rx="16"/>
         <rect class="hand-bg" x="0" y="0" width=BOARD height=HAND - 6.0 rx="12"/>
         <rect class="hand-bg" x="0" y=height - HAND + 6.0 width=BOARD height=HAND - 6.0 rx="12"/>
-        {line_view}
-        {fresh}
-        {hand(Side::Second)}
-        {hand_label(Side::Second)}
-        {hand(Side::First)}
-        {hand_label(Side::First)}
+        {board_lines(diagonals, flipped)}
+        {fresh_mill_lines(mills, fresh_mv, flipped)}
+        {hand_pieces(record, Side::Second, flipped)}
+        {hand_empty_label(record, lang, Side::Second, flipped)}
+        {hand_pieces(record, Side::First, flipped)}
+        {hand_empty_label(record, lang, Side::First, flipped)}
         {points}
         {mark_layer(marked, centre, |p| point_name(p).to_string())}
         {travel}
