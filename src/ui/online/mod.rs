@@ -34,7 +34,7 @@ use crate::games::{Game, GameKind, Side};
 use crate::i18n::Lang;
 use crate::protocol::online::{SideChoice, Status};
 use crate::protocol::session::{
-    self, choose_server, default_server_url, Intent, Link, Problem, Route,
+    self, choose_server, default_server_url, Intent, Link, Problem, Route, Session,
 };
 use crate::t;
 
@@ -212,22 +212,14 @@ fn CopyLink(
     }
 }
 
-/// The online page for `link`.
-#[component]
-pub fn OnlinePage(link: OnlineLink) -> impl IntoView {
-    let settings = expect_context::<RwSignal<Settings>>();
-    let nav = expect_context::<Nav>();
-    let lang = use_lang();
-    let setting_server = settings.with_untracked(|s| s.online_server.clone());
-    // "You have no seat here, so you are watching."
-    let mut no_seat_note = false;
-
-    // What to ask the server for, and where.
-    let (intent, server) = match &link.route {
-        Route::Setup => (
-            Intent::Idle,
-            server_for(link.server.as_deref(), &setting_server),
-        ),
+/// What the page for `route` asks the server for, and where: a seat kept
+/// on this device, a friend's invite, a room to watch or nothing yet
+/// (setup). The flag is set when a room's link found no seat here, so
+/// the page watches it.
+fn open_route(link: &OnlineLink, setting_server: &str) -> (Intent, String, bool) {
+    let linked = || server_for(link.server.as_deref(), setting_server);
+    match &link.route {
+        Route::Setup => (Intent::Idle, linked(), false),
         Route::Join { room, key } => match seats::joined(room) {
             Some(s) => (
                 Intent::Seat {
@@ -235,13 +227,15 @@ pub fn OnlinePage(link: OnlineLink) -> impl IntoView {
                     token: s.token,
                 },
                 s.server,
+                false,
             ),
             None => (
                 Intent::Join {
                     room: room.clone(),
                     key: key.clone(),
                 },
-                server_for(link.server.as_deref(), &setting_server),
+                linked(),
+                false,
             ),
         },
         Route::Room { room } => match seats::find(room) {
@@ -253,21 +247,46 @@ pub fn OnlinePage(link: OnlineLink) -> impl IntoView {
                         token: s.token,
                     },
                     s.server,
+                    false,
                 )
             }
-            None => {
-                no_seat_note = true;
-                (
-                    Intent::Watch { room: room.clone() },
-                    server_for(link.server.as_deref(), &setting_server),
-                )
-            }
+            None => (Intent::Watch { room: room.clone() }, linked(), true),
         },
-        Route::Watch { room } => (
-            Intent::Watch { room: room.clone() },
-            server_for(link.server.as_deref(), &setting_server),
-        ),
-    };
+        Route::Watch { room } => (Intent::Watch { room: room.clone() }, linked(), false),
+    }
+}
+
+/// What the page shows for the session `s`.
+fn phase_of(s: &Session) -> Phase {
+    if let Some(p) = &s.problem {
+        return Phase::Problem(p.clone());
+    }
+    if let Some(st) = &s.state {
+        if st.status == Status::Waiting && s.seat.is_some() {
+            return Phase::Invite;
+        }
+        return Phase::Game {
+            spec: st.game,
+            game_no: st.game_no,
+        };
+    }
+    match s.intent {
+        Intent::Idle => Phase::Setup,
+        Intent::QuickMatch { .. } => Phase::Matching,
+        _ => Phase::Connecting,
+    }
+}
+
+/// The online page for `link`.
+#[component]
+pub fn OnlinePage(link: OnlineLink) -> impl IntoView {
+    let settings = expect_context::<RwSignal<Settings>>();
+    let nav = expect_context::<Nav>();
+    let lang = use_lang();
+    let setting_server = settings.with_untracked(|s| s.online_server.clone());
+    // What to ask the server for, and where; `no_seat_note`: "You have no
+    // seat here, so you are watching."
+    let (intent, server, no_seat_note) = open_route(&link, &setting_server);
     let driver = Driver::new(server.clone());
     if intent != Intent::Idle {
         driver.start(intent);
@@ -275,27 +294,7 @@ pub fn OnlinePage(link: OnlineLink) -> impl IntoView {
     let session = driver.session;
     let server = StoredValue::new(server);
 
-    let phase = Memo::new(move |_| {
-        session.with(|s| {
-            if let Some(p) = &s.problem {
-                return Phase::Problem(p.clone());
-            }
-            if let Some(st) = &s.state {
-                if st.status == Status::Waiting && s.seat.is_some() {
-                    return Phase::Invite;
-                }
-                return Phase::Game {
-                    spec: st.game,
-                    game_no: st.game_no,
-                };
-            }
-            match s.intent {
-                Intent::Idle => Phase::Setup,
-                Intent::QuickMatch { .. } => Phase::Matching,
-                _ => Phase::Connecting,
-            }
-        })
-    });
+    let phase = Memo::new(move |_| session.with(phase_of));
 
     // The address bar follows the page: your room, the room you watch.
     Effect::new(move |_| {
@@ -312,16 +311,61 @@ pub fn OnlinePage(link: OnlineLink) -> impl IntoView {
         }
     });
 
-    let to_setup = move || {
+    let to_setup = Callback::new(move |()| {
         driver.stop();
         nav.go(Page::Online(OnlineLink::setup()));
-    };
+    });
     // Cancel on the invite withdraws it: the room is deleted on the server.
     let withdraw = move || {
         driver.withdraw();
         nav.go(Page::Online(OnlineLink::setup()));
     };
 
+    let body = move || {
+        match phase.get() {
+        Phase::Setup => view! { <SetupForm driver=driver server=server.get_value()/> }.into_any(),
+        Phase::Connecting => view! {
+            <div class="online-card" data-testid="online-connecting">
+                <h2>{move || t!(lang.get(), "online.title")}</h2>
+                <button data-testid="cancel-connect" on:click=move |_| to_setup.run(())>{move || t!(lang.get(), "online.cancel")}</button>
+            </div>
+        }
+        .into_any(),
+        Phase::Matching => view! { <MatchingCard driver=driver on_cancel=to_setup/> }.into_any(),
+        // Leaving keeps the seat on this device (the protocol cannot
+        // withdraw an invite): the game stays in "Your online games".
+        Phase::Invite => view! { <InviteCard driver=driver server=server.get_value() on_cancel=Callback::new(move |_| withdraw())/> }
+        .into_any(),
+        Phase::Game { spec, .. } => match spec {
+            Variant::Ataxx(r) => view! { <room::OnlineGame<Ataxx> driver=driver start=Ataxx::start(&r)/> }.into_any(),
+            Variant::Stones(r) => view! { <room::OnlineGame<Stones> driver=driver start=Stones::start(&r)/> }.into_any(),
+            Variant::Mill(r) => view! { <room::OnlineGame<Mill> driver=driver start=Mill::start(&r)/> }.into_any(),
+        },
+        Phase::Problem(p) => {
+            let watch_room = match (&p, &link.route) {
+                (Problem::Refused { code: crate::protocol::online::Refusal::RoomFull, .. }, Route::Join { room, .. }) => Some(room.clone()),
+                _ => None,
+            };
+            view! { <ProblemCard problem=p watch_room=watch_room server=server on_setup=to_setup/> }.into_any()
+        }
+    }
+    };
+
+    view! {
+        <div class="online">
+            {no_seat_note.then(|| view! { <p class="banner-line" role="status">{move || t!(lang.get(), "online.no_seat_watching")}</p> })}
+            <ConnectionBanner driver=driver server=server/>
+            {body}
+        </div>
+    }
+}
+
+/// The line above the page while the connection is not open: connecting,
+/// unreachable or reconnecting, with "Try now" while waiting to retry.
+#[component]
+fn ConnectionBanner(driver: Driver, server: StoredValue<String>) -> impl IntoView {
+    let lang = use_lang();
+    let session = driver.session;
     let connection_line = move || {
         let lang = lang.get();
         session.with(|s| match s.link {
@@ -339,7 +383,7 @@ pub fn OnlinePage(link: OnlineLink) -> impl IntoView {
         })
     };
     let retry_now = move |_| driver.retry_now();
-    let connection_banner = move || {
+    move || {
         connection_line().map(|line| {
             let retrying = session.with(|s| matches!(s.link, Link::Retrying { .. }));
             view! {
@@ -350,91 +394,71 @@ pub fn OnlinePage(link: OnlineLink) -> impl IntoView {
                 </div>
             }
         })
-    };
-
-    let body = move || {
-        match phase.get() {
-        Phase::Setup => view! { <SetupForm driver=driver server=server.get_value()/> }.into_any(),
-        Phase::Connecting => view! {
-            <div class="online-card" data-testid="online-connecting">
-                <h2>{move || t!(lang.get(), "online.title")}</h2>
-                <button data-testid="cancel-connect" on:click=move |_| to_setup()>{move || t!(lang.get(), "online.cancel")}</button>
-            </div>
-        }
-        .into_any(),
-        Phase::Matching => {
-            let asked = session.with_untracked(|s| match &s.intent {
-                Intent::QuickMatch { game, clock_secs } => Some((game.kind(), *clock_secs)),
-                _ => None,
-            });
-            let what = move || {
-                let lang = lang.get();
-                asked.map(|(kind, secs)| {
-                    t!(
-                        lang,
-                        "online.match_details",
-                        game = game_title(lang, kind),
-                        clock = text::clock_choice(lang, secs)
-                    )
-                })
-            };
-            view! {
-                <div class="online-card" data-testid="online-matching">
-                    <h2>
-                        <span class="spinner" aria-hidden="true"></span>
-                        {move || if session.with(|s| s.queued) { t!(lang.get(), "online.looking_for_opponent") } else { t!(lang.get(), "online.joining_queue") }}
-                    </h2>
-                    <p>{what}</p>
-                    <button data-testid="cancel-match" on:click=move |_| to_setup()>{move || t!(lang.get(), "online.cancel")}</button>
-                </div>
-            }
-            .into_any()
-        }
-        // Leaving keeps the seat on this device (the protocol cannot
-        // withdraw an invite): the game stays in "Your online games".
-        Phase::Invite => view! { <InviteCard driver=driver server=server.get_value() on_cancel=Callback::new(move |_| withdraw())/> }
-        .into_any(),
-        Phase::Game { spec, .. } => match spec {
-            Variant::Ataxx(r) => view! { <room::OnlineGame<Ataxx> driver=driver start=Ataxx::start(&r)/> }.into_any(),
-            Variant::Stones(r) => view! { <room::OnlineGame<Stones> driver=driver start=Stones::start(&r)/> }.into_any(),
-            Variant::Mill(r) => view! { <room::OnlineGame<Mill> driver=driver start=Mill::start(&r)/> }.into_any(),
-        },
-        Phase::Problem(p) => {
-            let watch_room = match (&p, &link.route) {
-                (Problem::Refused { code: crate::protocol::online::Refusal::RoomFull, .. }, Route::Join { room, .. }) => Some(room.clone()),
-                _ => None,
-            };
-            let line = move || {
-                let lang = lang.get();
-                match &p {
-                    Problem::Version(m) => t!(lang, "online.version", message = m),
-                    Problem::Refused { code, reason } => text::refusal_to_enter(lang, *code, reason),
-                }
-            };
-            let server_q = server_param(&server.get_value());
-            view! {
-                <div class="online-card" role="alert" data-testid="online-problem">
-                    <h2>{move || t!(lang.get(), "online.problem_title")}</h2>
-                    <p>{line}</p>
-                    <div class="card-actions">
-                        {watch_room.map(|room| {
-                            let target = OnlineLink { route: Route::Watch { room }, server: server_q.clone() };
-                            view! { <button data-testid="watch-instead" on:click=move |_| nav.go(Page::Online(target.clone()))>{move || t!(lang.get(), "online.watch_instead")}</button> }
-                        })}
-                        <button class="primary" data-testid="back-to-setup" on:click=move |_| to_setup()>{move || t!(lang.get(), "online.new_game")}</button>
-                    </div>
-                </div>
-            }
-            .into_any()
-        }
     }
-    };
+}
 
+/// Waiting in the quick-match queue: what was asked for, and Cancel.
+#[component]
+fn MatchingCard(driver: Driver, on_cancel: Callback<()>) -> impl IntoView {
+    let lang = use_lang();
+    let session = driver.session;
+    let asked = session.with_untracked(|s| match &s.intent {
+        Intent::QuickMatch { game, clock_secs } => Some((game.kind(), *clock_secs)),
+        _ => None,
+    });
+    let what = move || {
+        let lang = lang.get();
+        asked.map(|(kind, secs)| {
+            t!(
+                lang,
+                "online.match_details",
+                game = game_title(lang, kind),
+                clock = text::clock_choice(lang, secs)
+            )
+        })
+    };
     view! {
-        <div class="online">
-            {no_seat_note.then(|| view! { <p class="banner-line" role="status">{move || t!(lang.get(), "online.no_seat_watching")}</p> })}
-            {connection_banner}
-            {body}
+        <div class="online-card" data-testid="online-matching">
+            <h2>
+                <span class="spinner" aria-hidden="true"></span>
+                {move || if session.with(|s| s.queued) { t!(lang.get(), "online.looking_for_opponent") } else { t!(lang.get(), "online.joining_queue") }}
+            </h2>
+            <p>{what}</p>
+            <button data-testid="cancel-match" on:click=move |_| on_cancel.run(())>{move || t!(lang.get(), "online.cancel")}</button>
+        </div>
+    }
+}
+
+/// Why the server would not let this page in, with a new game (and, for a
+/// full room, watching it) as the way on.
+#[component]
+fn ProblemCard(
+    problem: Problem,
+    watch_room: Option<String>,
+    server: StoredValue<String>,
+    on_setup: Callback<()>,
+) -> impl IntoView {
+    let lang = use_lang();
+    let nav = expect_context::<Nav>();
+    let line = move || {
+        let lang = lang.get();
+        match &problem {
+            Problem::Version(m) => t!(lang, "online.version", message = m),
+            Problem::Refused { code, reason } => text::refusal_to_enter(lang, *code, reason),
+        }
+    };
+    let server_q = server_param(&server.get_value());
+    view! {
+        <div class="online-card" role="alert" data-testid="online-problem">
+            <h2>{move || t!(lang.get(), "online.problem_title")}</h2>
+            <p>{line}</p>
+            <div class="card-actions">
+                {watch_room.map(|room| {
+                    let target = OnlineLink { route: Route::Watch { room }, server: server_q.clone() };
+                    view! { <button data-testid="watch-instead" on:click=move |_| nav.go(Page::Online(target.clone()))>{move || t!(lang.get(), "online.watch_instead")}</button> }
+                })}
+                <button class="primary" data-testid="back-to-setup" on:click=move |_| on_setup.run(())>{move || t!(lang.get(), "online.new_game")}</button>
+            </div>
         </div>
     }
 }
