@@ -1273,3 +1273,70 @@ fn a_closed_pipe_ends_the_command_quietly() {
     assert!(out.status.success(), "{:?}: {stderr}", out.status);
     assert_eq!(stderr, "");
 }
+
+/// A wrong command line gets the command's own usage (the same text as
+/// `engine` alone prints for it, options included) or one clear error,
+/// exits 2 and writes nothing.
+#[test]
+fn bad_command_lines_get_their_usage_and_change_nothing() {
+    use std::process::Command;
+    let run = |args: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_engine"))
+            .args(args)
+            .output()
+            .expect("engine runs");
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(out.stdout.is_empty(), "{args:?}");
+        String::from_utf8(out.stderr).expect("utf-8")
+    };
+    let all = {
+        let out = Command::new(env!("CARGO_BIN_EXE_engine"))
+            .output()
+            .expect("engine runs");
+        String::from_utf8(out.stderr).expect("utf-8")
+    };
+    for (args, wants) in [
+        (
+            &["duel", "a"][..],
+            &["engine duel OLD NEW", "--nodes N", "[--margin MS]"][..],
+        ),
+        (
+            &["datagen"],
+            &["engine datagen GAME", "[--eval hand|WEIGHTS_FILE]"],
+        ),
+        (
+            &["train", "chess"],
+            &["engine train ataxx|stones", "[--lr R]"],
+        ),
+        (&["book"], &["engine book GAME"]),
+        (&["match", "ataxx"], &["engine match GAME LEVEL_A"]),
+        (&["uci", "chess"], &["engine uci mill|stones"]),
+    ] {
+        let err = run(args);
+        assert!(err.starts_with("error: usage: engine "), "{args:?}: {err}");
+        for w in wants {
+            assert!(err.contains(w), "{args:?} lacks {w}: {err}");
+        }
+        // Every line of it is a line of the full usage.
+        for line in err.trim_start_matches("error: usage: ").lines() {
+            assert!(
+                all.contains(line.trim_end()),
+                "{args:?}: {line:?} is not in\n{all}"
+            );
+        }
+    }
+    let dir = std::env::temp_dir().join(format!("stoneplay-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let file = dir.join("none.txt");
+    let f = file.to_str().expect("path");
+    let err = run(&["datagen", "ataxx", "--positions", "0", "--out", f]);
+    assert_eq!(err.trim_end(), "error: --positions must be at least 1");
+    assert!(!file.exists(), "datagen --positions 0 wrote {f}");
+    let err = run(&["datagen", "ataxx", "--positions", "-3", "--out", f]);
+    assert!(
+        err.contains("--positions '-3' is not a whole number"),
+        "{err}"
+    );
+    assert!(!file.exists());
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -42,7 +42,7 @@ const USAGE: &str = "usage: engine perft GAME DEPTH [POSITION] [--divide] [--rul
        engine uci mill|stones          Mill or Stones! over UCI on stdin/stdout
        engine bench                    fixed-depth search speed per game
        engine match GAME LEVEL_A LEVEL_B N [--movetime MS] [--time-scale F] [--seed S]
-       engine duel OLD NEW --game GAME --tc BASE+INC --games N --book FILE
+       engine duel OLD NEW --game GAME --tc BASE+INC|--nodes N --games N --book FILE
                    [--concurrency K] [--out FILE] [--sprt elo0=0,elo1=5,alpha=0.05,beta=0.05]
                    [--margin MS] [--max-plies P]
                                        match two engine binaries over UAI/UCI
@@ -61,6 +61,28 @@ const USAGE: &str = "usage: engine perft GAME DEPTH [POSITION] [--divide] [--rul
   DEPTH     plies to count, 0..=12
   POSITION  the game's position text (ataxx: a FEN such as \"x5o/7/7/7/7/7/o5x x 0 1\";
             stones: \"W:a1,b1 B:a8,b8 w\"; mill: Sanmill's FEN)";
+
+/// One command's part of [`USAGE`] (its line and the option lines under
+/// it), so a wrong call shows the same text as `engine` alone does.
+fn usage(command: &str) -> String {
+    let mut lines = USAGE.lines().skip_while(|l| {
+        let l = l.trim_start().trim_start_matches("usage:").trim_start();
+        !l.strip_prefix("engine ")
+            .is_some_and(|rest| rest.split_whitespace().next() == Some(command))
+    });
+    let Some(first) = lines.next() else {
+        return USAGE.to_string();
+    };
+    let mut text = format!(
+        "usage: {}",
+        first.trim_start().trim_start_matches("usage:").trim_start()
+    );
+    for l in lines.take_while(|l| l.starts_with("                   [")) {
+        text.push('\n');
+        text.push_str(l);
+    }
+    text
+}
 
 /// `println!` for the command's results, except that a reader who has gone
 /// (`engine bench | head -1`) ends the process quietly with success, as
@@ -126,7 +148,7 @@ fn run(args: &[String]) -> Result<(), String> {
                 protocol_loop::<Stones>(Dialect::Uci);
                 Ok(())
             }
-            _ => Err("usage: engine uci mill|stones".into()),
+            _ => Err(usage("uci")),
         },
         Some("bench") if args.len() == 1 => {
             bench();
@@ -557,7 +579,7 @@ fn match_command(args: &[String]) -> Result<(), String> {
         }
     }
     let [game, a, b, n] = rest[..] else {
-        return Err("usage: engine match GAME LEVEL_A LEVEL_B N [--movetime MS] [--time-scale F] [--seed S]".into());
+        return Err(usage("match"));
     };
     let a: Level = a.parse()?;
     let b: Level = b.parse()?;
@@ -670,7 +692,7 @@ fn duel_command(args: &[String]) -> Result<(), String> {
         ],
     )?;
     let [old, new] = &rest[..] else {
-        return Err("usage: engine duel OLD NEW --game GAME --tc BASE+INC --games N --book FILE [--concurrency K] [--out FILE] [--sprt elo0=0,elo1=5,alpha=0.05,beta=0.05]".into());
+        return Err(usage("duel"));
     };
     let need = |k: &str| {
         opts.get(k)
@@ -778,7 +800,7 @@ fn book_command(args: &[String]) -> Result<(), String> {
     use stoneplay::ai::duel::{self, BookConfig, DuelGame};
     let (rest, opts) = options(args, &["plies", "count", "out", "depth", "margin", "seed"])?;
     let [game] = &rest[..] else {
-        return Err("usage: engine book GAME --plies N --count K --out FILE [--depth D] [--margin CP] [--seed S]".into());
+        return Err(usage("book"));
     };
     let game = DuelGame::parse(game)?;
     let cfg = BookConfig {
@@ -829,10 +851,13 @@ fn datagen_command(args: &[String]) -> Result<(), String> {
         ],
     )?;
     let [game] = &rest[..] else {
-        return Err("usage: engine datagen GAME --positions N --out FILE [--nodes K] [--random-plies P] [--seed S] [--threads T] [--eval hand|WEIGHTS_FILE]".into());
+        return Err(usage("datagen"));
     };
     let game = DuelGame::parse(game)?;
     let positions: u64 = number(&opts, "positions")?.ok_or("datagen needs --positions")?;
+    if positions == 0 {
+        return Err("--positions must be at least 1".into());
+    }
     let path = opts.get("out").ok_or("datagen needs --out")?.clone();
     let default_plies = match game {
         DuelGame::Ataxx => 4,
@@ -1028,7 +1053,7 @@ fn train_command(args: &[String]) -> Result<(), String> {
         [game] if game == "mill" => Err(format!(
             "no learned evaluation for {game}: its evaluation is written by hand (README, \"How the evaluation weights were made\")"
         )),
-        _ => Err("usage: engine train ataxx|stones --data FILE[,FILE...] --out FILE [--epochs E] [--lambda L] [--scale K] [--lr R] [--seed S]".into()),
+        _ => Err(usage("train")),
     }
 }
 
