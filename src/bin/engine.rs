@@ -67,8 +67,8 @@ const USAGE: &str = "usage: engine perft GAME DEPTH [POSITION] [--divide] [--rul
 fn usage(command: &str) -> String {
     let mut lines = USAGE.lines().skip_while(|l| {
         let l = l.trim_start().trim_start_matches("usage:").trim_start();
-        !l.strip_prefix("engine ")
-            .is_some_and(|rest| rest.split_whitespace().next() == Some(command))
+        l.strip_prefix("engine ")
+            .is_none_or(|rest| rest.split_whitespace().next() != Some(command))
     });
     let Some(first) = lines.next() else {
         return USAGE.to_string();
