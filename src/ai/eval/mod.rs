@@ -5,9 +5,10 @@
 //! never mix with proven wins and losses.
 
 mod ataxx;
-mod mill;
+pub mod mill;
 pub mod patterns;
 pub mod stones;
+mod tables;
 
 use crate::games::Game;
 

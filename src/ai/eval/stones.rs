@@ -14,9 +14,7 @@
 //! pinning jumps first, then jumps that free an ally, then moves that reach
 //! the far rank, then longer advances.
 
-use std::sync::OnceLock;
-
-use super::{Evaluate, TACTICAL};
+use super::{tables, Evaluate, TACTICAL};
 use crate::games::stones::{Stones, StonesMove};
 use crate::games::{Game, Side};
 
@@ -51,23 +49,7 @@ pub const FILE_BYTES: usize = MAGIC.len() + FEATURES * 4;
 
 const FILE: &[u8] = include_bytes!("stones-tables.bin");
 
-static WEIGHTS: [[i16; 2]; FEATURES] = {
-    assert!(
-        FILE.len() == FILE_BYTES,
-        "stones-tables.bin has the wrong size"
-    );
-    let mut w = [[0i16; 2]; FEATURES];
-    let mut i = 0;
-    while i < FEATURES {
-        let at = MAGIC.len() + 4 * i;
-        w[i] = [
-            i16::from_le_bytes([FILE[at], FILE[at + 1]]),
-            i16::from_le_bytes([FILE[at + 2], FILE[at + 3]]),
-        ];
-        i += 1;
-    }
-    w
-};
+static WEIGHTS: [[i16; 2]; FEATURES] = tables::pairs(FILE, MAGIC.len());
 
 /// What the evaluation sees of a position: each stone's table entry, from
 /// the side to move (the board turned so that it moves up), and how far
@@ -146,40 +128,17 @@ fn score_with(weights: &[[i16; 2]], f: &Features) -> i32 {
 /// Weights read at run time, which replace the built-in ones for the whole
 /// process: `engine datagen stones --eval` plays with them (no other code
 /// sets them, so the app always uses the built-in weights).
-static RUNTIME: OnceLock<Vec<[i16; 2]>> = OnceLock::new();
+static RUNTIME: tables::Runtime = tables::Runtime::new();
 
 /// Makes `weights` the process's weights instead of the built-in ones.
 /// Once only: a second call is an error and changes nothing.
 pub fn use_weights(weights: &[(i16, i16)]) -> Result<(), String> {
-    if weights.len() != FEATURES {
-        return Err(format!(
-            "{} weight pairs, expected {FEATURES}",
-            weights.len()
-        ));
-    }
-    RUNTIME
-        .set(weights.iter().map(|&(o, e)| [o, e]).collect())
-        .map_err(|_| "the weights were already set".to_string())
+    RUNTIME.set(weights, FEATURES)
 }
 
 /// Reads a weights file (as [`weights_file`] writes it).
 pub fn read_weights_file(bytes: &[u8]) -> Result<Vec<(i16, i16)>, String> {
-    if bytes.len() != FILE_BYTES || &bytes[..MAGIC.len()] != MAGIC {
-        return Err(format!(
-            "not a Stones! weights file ({} bytes; expected {FILE_BYTES} starting with {})",
-            bytes.len(),
-            String::from_utf8_lossy(MAGIC)
-        ));
-    }
-    Ok(bytes[MAGIC.len()..]
-        .chunks_exact(4)
-        .map(|c| {
-            (
-                i16::from_le_bytes([c[0], c[1]]),
-                i16::from_le_bytes([c[2], c[3]]),
-            )
-        })
-        .collect())
+    tables::read(bytes, MAGIC, FEATURES, "Stones!")
 }
 
 /// The score of `f` for the side to move with the built-in weights (or
@@ -215,12 +174,7 @@ pub fn hand_weights() -> Vec<(i16, i16)> {
 /// Writes a weights file from `(opening, ending)` pairs.
 pub fn weights_file(weights: &[(i16, i16)]) -> Vec<u8> {
     assert_eq!(weights.len(), FEATURES, "one pair per feature");
-    let mut out = MAGIC.to_vec();
-    for &(o, e) in weights {
-        out.extend_from_slice(&o.to_le_bytes());
-        out.extend_from_slice(&e.to_le_bytes());
-    }
-    out
+    tables::write(MAGIC, weights)
 }
 
 /// Rank progress (0 on the home rank, 7 on the far rank) of each stone in
