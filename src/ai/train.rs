@@ -16,10 +16,12 @@
 //!
 //! Everything is seeded and single-threaded, so a run is reproducible.
 
+use super::eval::mill as mill_tables;
 use super::eval::patterns::{self, FEATURES, MATERIAL};
 use super::eval::stones as stone_tables;
 use super::SplitMix64;
 use crate::games::ataxx::{Ataxx, AtaxxRules};
+use crate::games::mill::{Mill, Preset};
 use crate::games::stones::{Stones, StonesRules};
 use crate::games::Game;
 
@@ -124,6 +126,41 @@ impl TableModel for StonesTables {
 
     fn pulled(feature: usize) -> bool {
         feature != stone_tables::TEMPO
+    }
+}
+
+/// Mill's term tables (Nine Men's Morris positions).
+pub struct MillTables;
+
+impl TableModel for MillTables {
+    type Features = mill_tables::Features;
+    const FEATURES: usize = mill_tables::FEATURES;
+
+    fn start_weights() -> Vec<(i16, i16)> {
+        mill_tables::hand_weights()
+    }
+
+    fn read(fen: &str) -> Result<Option<Self::Features>, String> {
+        let pos =
+            Mill::from_text(fen, &Preset::NineMensMorris.rules()).map_err(|e| e.to_string())?;
+        Ok(Some(mill_tables::features(&pos)))
+    }
+
+    fn opening_share(f: &Self::Features) -> f64 {
+        f.opening_share()
+    }
+
+    fn active(f: &Self::Features, mut add: impl FnMut(usize, f64)) {
+        for (i, &v) in f.values.iter().enumerate() {
+            if v != 0 {
+                add(i, v as f64);
+            }
+        }
+    }
+
+    /// Every term is a count the position always has: none is pulled.
+    fn pulled(_feature: usize) -> bool {
+        false
     }
 }
 

@@ -9,7 +9,7 @@
 //! engine duel OLD NEW --game GAME --tc 10+0.1 --games N --book FILE [...]
 //! engine book GAME --plies N --count K --out FILE [...]
 //! engine datagen GAME --positions N --out FILE [--nodes K] [--random-plies P] [--seed S] [--threads T] [--eval hand|FILE]
-//! engine train ataxx|stones --data FILE[,FILE...] --out FILE [--epochs E] [--lambda L] [--scale K] [--lr R] [--seed S]
+//! engine train ataxx|stones|mill --data FILE[,FILE...] --out FILE [--epochs E] [--lambda L] [--scale K] [--lr R] [--seed S]
 //! ```
 //! `perft` prints one line per depth, `DEPTH NODES MILLISECONDS`; with
 //! `--divide` each root move with its count at DEPTH, then the total.
@@ -52,9 +52,9 @@ const USAGE: &str = "usage: engine perft GAME DEPTH [POSITION] [--divide] [--rul
                    [--seed S] [--threads T] [--eval hand|WEIGHTS_FILE]
                                        self-play positions with score and result
                                        (appends; a stopped run resumes)
-       engine train ataxx|stones --data FILE[,FILE...] --out FILE [--epochs E] [--lambda L] [--scale K]
+       engine train ataxx|stones|mill --data FILE[,FILE...] --out FILE [--epochs E] [--lambda L] [--scale K]
                    [--lr R] [--seed S]
-                                       fit Territory Duel's or Stones!' tables to datagen data
+                                       fit Territory Duel's, Stones!' or Mill's tables to datagen data
   GAME      ataxx | stones | mill
   LEVEL     beginner | casual | intermediate | strong | master
   PRESET    for mill: nine (default), twelve, morabaraba, lasker, russian, cheng-san-qi, da-san-qi
@@ -874,7 +874,7 @@ fn datagen_command(args: &[String]) -> Result<(), String> {
     let threads: usize = number(&opts, "threads")?.unwrap_or(1usize).clamp(1, 256);
     let eval_name = opts.get("eval").map_or("built-in", String::as_str);
     if let Some(eval) = opts.get("eval") {
-        use stoneplay::ai::eval::{patterns, stones};
+        use stoneplay::ai::eval::{mill, patterns, stones};
         type Parse = fn(&[u8]) -> Result<Vec<(i16, i16)>, String>;
         let read = |parse: Parse| {
             let bytes = std::fs::read(eval).map_err(|e| format!("cannot read {eval}: {e}"))?;
@@ -885,11 +885,8 @@ fn datagen_command(args: &[String]) -> Result<(), String> {
             DuelGame::Ataxx => patterns::use_weights(&read(patterns::read_weights_file)?)?,
             DuelGame::Stones if eval == "hand" => stones::use_weights(&stones::hand_weights())?,
             DuelGame::Stones => stones::use_weights(&read(stones::read_weights_file)?)?,
-            DuelGame::Mill => {
-                return Err(
-                    "--eval is for ataxx and stones (the games with learned weights)".into(),
-                )
-            }
+            DuelGame::Mill if eval == "hand" => mill::use_weights(&mill::hand_weights())?,
+            DuelGame::Mill => mill::use_weights(&read(mill::read_weights_file)?)?,
         }
     }
     match game {
@@ -1037,22 +1034,21 @@ where
 }
 
 fn train_command(args: &[String]) -> Result<(), String> {
-    use stoneplay::ai::train::{AtaxxTables, StonesTables};
+    use stoneplay::ai::train::{AtaxxTables, MillTables, StonesTables};
     let (rest, opts) = options(
         args,
         &["data", "out", "epochs", "lambda", "scale", "lr", "seed"],
     )?;
     match &rest[..] {
-        [game] if game == "ataxx" || game == "territory-duel" => train_run::<AtaxxTables>(
-            &opts,
-            stoneplay::ai::eval::patterns::weights_file,
-        ),
+        [game] if game == "ataxx" || game == "territory-duel" => {
+            train_run::<AtaxxTables>(&opts, stoneplay::ai::eval::patterns::weights_file)
+        }
         [game] if game == "stones" => {
             train_run::<StonesTables>(&opts, stoneplay::ai::eval::stones::weights_file)
         }
-        [game] if game == "mill" => Err(format!(
-            "no learned evaluation for {game}: its evaluation is written by hand (README, \"How the evaluation weights were made\")"
-        )),
+        [game] if game == "mill" => {
+            train_run::<MillTables>(&opts, stoneplay::ai::eval::mill::weights_file)
+        }
         _ => Err(usage("train")),
     }
 }
