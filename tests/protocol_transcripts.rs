@@ -1311,6 +1311,14 @@ fn bad_command_lines_get_their_usage_and_change_nothing() {
         (&["book"], &["engine book GAME"]),
         (&["match", "ataxx"], &["engine match GAME LEVEL_A"]),
         (&["uci", "chess"], &["engine uci mill|stones"]),
+        (
+            &["uci", "mill", "--depth", "3"],
+            &["engine uci mill|stones [--eval hand|WEIGHTS_FILE]"],
+        ),
+        (
+            &["uai", "extra"],
+            &["engine uai [--eval hand|WEIGHTS_FILE]"],
+        ),
     ] {
         let err = run(args);
         assert!(err.starts_with("error: usage: engine "), "{args:?}: {err}");
@@ -1338,5 +1346,70 @@ fn bad_command_lines_get_their_usage_and_change_nothing() {
         "{err}"
     );
     assert!(!file.exists());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `engine uci mill --eval FILE` plays with the file's weights: weights
+/// that value losing pieces refuse a free mill that the built-in and the
+/// hand-written weights take. A file that cannot be read or is not Mill's
+/// stops the engine before it answers anything.
+#[test]
+fn the_eval_option_plays_with_the_given_weights() {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    use stoneplay::ai::eval::mill;
+    let dir = std::env::temp_dir().join(format!("stoneplay-eval-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let mut upside_down = vec![(0i16, 0i16); mill::FEATURES];
+    upside_down[mill::MINE] = (-100, -100);
+    upside_down[mill::THEIRS] = (100, 100);
+    let file = dir.join("upside-down.bin");
+    std::fs::write(&file, mill::weights_file(&upside_down)).expect("write weights");
+    let best = |eval: Option<&str>| {
+        let mut args = vec!["uci", "mill"];
+        if let Some(e) = eval {
+            args.extend(["--eval", e]);
+        }
+        let mut child = Command::new(env!("CARGO_BIN_EXE_engine"))
+            .args(&args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("engine runs");
+        // White a7, d7; Black b2, d2: g7 closes a mill and removes a piece.
+        child
+            .stdin
+            .take()
+            .expect("stdin")
+            .write_all(b"position startpos moves a7 b2 d7 d2\ngo depth 2\n")
+            .expect("write");
+        let out = child.wait_with_output().expect("engine ends");
+        let text = String::from_utf8(out.stdout).expect("utf-8");
+        let err = String::from_utf8(out.stderr).expect("utf-8");
+        let mv = text
+            .lines()
+            .find_map(|l| l.strip_prefix("bestmove "))
+            .map(str::to_string);
+        (out.status.code(), mv, err)
+    };
+    assert_eq!(best(None).1.as_deref(), Some("g7"));
+    assert_eq!(best(Some("hand")).1.as_deref(), Some("g7"));
+    let (code, mv, _) = best(file.to_str());
+    assert_eq!(code, Some(0));
+    assert!(mv.is_some() && mv.as_deref() != Some("g7"), "{mv:?}");
+    let missing = dir.join("missing.bin");
+    let (code, mv, err) = best(missing.to_str());
+    assert_eq!((code, mv), (Some(2), None));
+    assert!(err.contains("cannot read"), "{err}");
+    let stones = dir.join("stones.bin");
+    std::fs::write(
+        &stones,
+        stoneplay::ai::eval::stones::weights_file(&stoneplay::ai::eval::stones::hand_weights()),
+    )
+    .expect("write");
+    let (code, mv, err) = best(stones.to_str());
+    assert_eq!((code, mv), (Some(2), None));
+    assert!(err.contains("not a Mill weights file"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -186,6 +186,11 @@ pub struct TrainConfig {
     pub lr: f64,
     /// L2 pull of the pattern weights towards 0.
     pub l2: f64,
+    /// L2 pull of every weight towards its starting (hand-written) value,
+    /// per position of a batch: keeps terms that the data cannot tell
+    /// apart (they rise and fall together) near values that play sound
+    /// tactics. 0 (the default) fits the data alone.
+    pub prior: f64,
     /// Positions per mini-batch.
     pub batch: usize,
     /// Share of positions held out (from the file's end).
@@ -201,6 +206,7 @@ impl Default for TrainConfig {
             scale: None,
             lr: 3.0,
             l2: 1e-4,
+            prior: 0.0,
             batch: 4096,
             validation: 0.05,
             seed: 1,
@@ -364,6 +370,7 @@ pub fn train<M: TableModel>(
     for (f, (o, e)) in M::start_weights().into_iter().enumerate() {
         w[f] = [o as f64, e as f64];
     }
+    let start = w.clone();
     let start_validation_loss = mean_loss::<M>(&w, validation, cfg.lambda, scale);
     let mut m = vec![[0f64; 2]; n];
     let mut v = vec![[0f64; 2]; n];
@@ -406,12 +413,23 @@ pub fn train<M: TableModel>(
             let progress = step as f64 / total_batches as f64;
             let lr = cfg.lr * (1.0 - 0.9 * progress);
             let (c1, c2) = (1.0 - b1.powi(step), 1.0 - b2.powi(step));
+            if cfg.prior > 0.0 {
+                for feature in 0..n {
+                    if !seen[feature] {
+                        seen[feature] = true;
+                        touched.push(feature);
+                    }
+                }
+            }
             for &feature in &touched {
                 for phase in 0..2 {
                     let mut gr = grad[feature][phase];
                     if M::pulled(feature) {
                         gr += cfg.l2 * w[feature][phase];
                     }
+                    gr += cfg.prior
+                        * batch.len() as f64
+                        * (w[feature][phase] - start[feature][phase]);
                     m[feature][phase] = b1 * m[feature][phase] + (1.0 - b1) * gr;
                     v[feature][phase] = b2 * v[feature][phase] + (1.0 - b2) * gr * gr;
                     let update =
@@ -502,6 +520,37 @@ mod tests {
         assert_eq!(
             train::<AtaxxTables>(&mut b, &cfg, &mut |_| {}).weights,
             trained.weights
+        );
+    }
+
+    /// The prior holds the weights near where they started: the stronger
+    /// it is, the nearer; without it the fit is the data's alone.
+    #[test]
+    fn the_prior_keeps_the_weights_near_the_start() {
+        let start = AtaxxTables::start_weights();
+        let drift = |prior: f64| {
+            let cfg = TrainConfig {
+                epochs: 4,
+                lambda: 0.0,
+                scale: Some(100.0),
+                batch: 256,
+                lr: 5.0,
+                prior,
+                ..Default::default()
+            };
+            let mut samples = corner_rule_samples();
+            let w = train::<AtaxxTables>(&mut samples, &cfg, &mut |_| {}).weights;
+            w.iter()
+                .zip(&start)
+                .map(|(a, b)| (a.0 as i32 - b.0 as i32).abs() + (a.1 as i32 - b.1 as i32).abs())
+                .sum::<i32>()
+        };
+        let (free, weak, strong) = (drift(0.0), drift(0.001), drift(1.0));
+        assert!(free > 100, "{free}");
+        assert!(weak < free, "{weak} {free}");
+        assert!(
+            strong < weak && strong < free / 10,
+            "{strong} {weak} {free}"
         );
     }
 

@@ -2,14 +2,14 @@
 //!
 //! ```text
 //! engine perft GAME DEPTH [POSITION] [--divide] [--rules PRESET]
-//! engine uai                 (Territory Duel over UAI)
-//! engine uci mill|stones     (Sanmill-style UCI)
+//! engine uai [--eval hand|FILE]              (Territory Duel over UAI)
+//! engine uci mill|stones [--eval hand|FILE]   (Sanmill-style UCI)
 //! engine bench
 //! engine match GAME LEVEL_A LEVEL_B N [--movetime MS] [--time-scale F] [--seed S]
 //! engine duel OLD NEW --game GAME --tc 10+0.1 --games N --book FILE [...]
 //! engine book GAME --plies N --count K --out FILE [...]
 //! engine datagen GAME --positions N --out FILE [--nodes K] [--random-plies P] [--seed S] [--threads T] [--eval hand|FILE]
-//! engine train ataxx|stones|mill --data FILE[,FILE...] --out FILE [--epochs E] [--lambda L] [--scale K] [--lr R] [--seed S]
+//! engine train ataxx|stones|mill --data FILE[,FILE...] --out FILE [--epochs E] [--lambda L] [--scale K] [--lr R] [--prior P] [--seed S]
 //! ```
 //! `perft` prints one line per depth, `DEPTH NODES MILLISECONDS`; with
 //! `--divide` each root move with its count at DEPTH, then the total.
@@ -28,6 +28,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Arc, Mutex};
 use std::time::Instant;
 
+use stoneplay::ai::duel::DuelGame;
 use stoneplay::ai::protocol::{Action, Dialect, ProtocolGame, Session};
 use stoneplay::ai::selfplay::{play_match, MatchConfig};
 use stoneplay::ai::{InstantClock, Level, SearchControl, Searcher};
@@ -38,8 +39,10 @@ use stoneplay::games::stones::{Stones, StonesRules};
 use stoneplay::games::{perft, perft_divide, Game};
 
 const USAGE: &str = "usage: engine perft GAME DEPTH [POSITION] [--divide] [--rules PRESET]
-       engine uai                      Territory Duel over UAI on stdin/stdout
-       engine uci mill|stones          Mill or Stones! over UCI on stdin/stdout
+       engine uai [--eval hand|WEIGHTS_FILE]
+                                       Territory Duel over UAI on stdin/stdout
+       engine uci mill|stones [--eval hand|WEIGHTS_FILE]
+                                       Mill or Stones! over UCI on stdin/stdout
        engine bench                    fixed-depth search speed per game
        engine match GAME LEVEL_A LEVEL_B N [--movetime MS] [--time-scale F] [--seed S]
        engine duel OLD NEW --game GAME --tc BASE+INC|--nodes N --games N --book FILE
@@ -53,7 +56,7 @@ const USAGE: &str = "usage: engine perft GAME DEPTH [POSITION] [--divide] [--rul
                                        self-play positions with score and result
                                        (appends; a stopped run resumes)
        engine train ataxx|stones|mill --data FILE[,FILE...] --out FILE [--epochs E] [--lambda L] [--scale K]
-                   [--lr R] [--seed S]
+                   [--lr R] [--prior P] [--seed S]
                                        fit Territory Duel's, Stones!' or Mill's tables to datagen data
   GAME      ataxx | stones | mill
   LEVEL     beginner | casual | intermediate | strong | master
@@ -135,16 +138,19 @@ struct PerftArgs {
 fn run(args: &[String]) -> Result<(), String> {
     match args.first().map(String::as_str) {
         Some("perft") => perft_command(parse_perft(&args[1..])?),
-        Some("uai") if args.len() == 1 => {
+        Some("uai") => {
+            protocol_eval(DuelGame::Ataxx, &args[1..], "uai")?;
             protocol_loop::<UaiAtaxx>(Dialect::Uai);
             Ok(())
         }
         Some("uci") => match args.get(1).map(String::as_str) {
-            Some("mill") if args.len() == 2 => {
+            Some("mill") => {
+                protocol_eval(DuelGame::Mill, &args[2..], "uci")?;
                 protocol_loop::<Mill>(Dialect::Uci);
                 Ok(())
             }
-            Some("stones") if args.len() == 2 => {
+            Some("stones") => {
+                protocol_eval(DuelGame::Stones, &args[2..], "uci")?;
                 protocol_loop::<Stones>(Dialect::Uci);
                 Ok(())
             }
@@ -675,7 +681,7 @@ fn number<T: std::str::FromStr>(
 }
 
 fn duel_command(args: &[String]) -> Result<(), String> {
-    use stoneplay::ai::duel::{self, DuelConfig, DuelGame, TimeControl};
+    use stoneplay::ai::duel::{self, DuelConfig, TimeControl};
     let (rest, opts) = options(
         args,
         &[
@@ -797,7 +803,7 @@ fn duel_command(args: &[String]) -> Result<(), String> {
 }
 
 fn book_command(args: &[String]) -> Result<(), String> {
-    use stoneplay::ai::duel::{self, BookConfig, DuelGame};
+    use stoneplay::ai::duel::{self, BookConfig};
     let (rest, opts) = options(args, &["plies", "count", "out", "depth", "margin", "seed"])?;
     let [game] = &rest[..] else {
         return Err(usage("book"));
@@ -835,9 +841,41 @@ fn book_command(args: &[String]) -> Result<(), String> {
     Ok(())
 }
 
+/// The options of `uai` and `uci GAME`: `--eval hand|FILE` plays with
+/// those weights instead of the built-in ones (to try trained weights in
+/// `duel` without a new build). Anything else is a usage error.
+fn protocol_eval(game: DuelGame, args: &[String], command: &str) -> Result<(), String> {
+    let (rest, opts) = options(args, &["eval"]).map_err(|_| usage(command))?;
+    if !rest.is_empty() {
+        return Err(usage(command));
+    }
+    match opts.get("eval") {
+        Some(eval) => use_eval(game, eval),
+        None => Ok(()),
+    }
+}
+
+/// Makes `eval` ("hand" or a weights file) the evaluation of `game` for
+/// this process instead of the built-in weights.
+fn use_eval(game: DuelGame, eval: &str) -> Result<(), String> {
+    use stoneplay::ai::eval::{mill, patterns, stones};
+    type Parse = fn(&[u8]) -> Result<Vec<(i16, i16)>, String>;
+    let read = |parse: Parse| {
+        let bytes = std::fs::read(eval).map_err(|e| format!("cannot read {eval}: {e}"))?;
+        parse(&bytes).map_err(|e| format!("{eval}: {e}"))
+    };
+    match game {
+        DuelGame::Ataxx if eval == "hand" => patterns::use_weights(&patterns::hand_weights()),
+        DuelGame::Ataxx => patterns::use_weights(&read(patterns::read_weights_file)?),
+        DuelGame::Stones if eval == "hand" => stones::use_weights(&stones::hand_weights()),
+        DuelGame::Stones => stones::use_weights(&read(stones::read_weights_file)?),
+        DuelGame::Mill if eval == "hand" => mill::use_weights(&mill::hand_weights()),
+        DuelGame::Mill => mill::use_weights(&read(mill::read_weights_file)?),
+    }
+}
+
 fn datagen_command(args: &[String]) -> Result<(), String> {
     use stoneplay::ai::datagen::DatagenConfig;
-    use stoneplay::ai::duel::DuelGame;
     let (rest, opts) = options(
         args,
         &[
@@ -874,20 +912,7 @@ fn datagen_command(args: &[String]) -> Result<(), String> {
     let threads: usize = number(&opts, "threads")?.unwrap_or(1usize).clamp(1, 256);
     let eval_name = opts.get("eval").map_or("built-in", String::as_str);
     if let Some(eval) = opts.get("eval") {
-        use stoneplay::ai::eval::{mill, patterns, stones};
-        type Parse = fn(&[u8]) -> Result<Vec<(i16, i16)>, String>;
-        let read = |parse: Parse| {
-            let bytes = std::fs::read(eval).map_err(|e| format!("cannot read {eval}: {e}"))?;
-            parse(&bytes).map_err(|e| format!("{eval}: {e}"))
-        };
-        match game {
-            DuelGame::Ataxx if eval == "hand" => patterns::use_weights(&patterns::hand_weights())?,
-            DuelGame::Ataxx => patterns::use_weights(&read(patterns::read_weights_file)?)?,
-            DuelGame::Stones if eval == "hand" => stones::use_weights(&stones::hand_weights())?,
-            DuelGame::Stones => stones::use_weights(&read(stones::read_weights_file)?)?,
-            DuelGame::Mill if eval == "hand" => mill::use_weights(&mill::hand_weights())?,
-            DuelGame::Mill => mill::use_weights(&read(mill::read_weights_file)?)?,
-        }
+        use_eval(game, eval)?;
     }
     match game {
         DuelGame::Ataxx => datagen_run(
@@ -1037,7 +1062,9 @@ fn train_command(args: &[String]) -> Result<(), String> {
     use stoneplay::ai::train::{AtaxxTables, MillTables, StonesTables};
     let (rest, opts) = options(
         args,
-        &["data", "out", "epochs", "lambda", "scale", "lr", "seed"],
+        &[
+            "data", "out", "epochs", "lambda", "scale", "lr", "prior", "seed",
+        ],
     )?;
     match &rest[..] {
         [game] if game == "ataxx" || game == "territory-duel" => {
@@ -1078,6 +1105,7 @@ fn train_run<M: stoneplay::ai::train::TableModel>(
         lambda: float("lambda", 0.0, 1.0)?.unwrap_or(defaults.lambda),
         scale: float("scale", 1.0, 100_000.0)?,
         lr: float("lr", 1e-6, 1000.0)?.unwrap_or(defaults.lr),
+        prior: float("prior", 0.0, 1e6)?.unwrap_or(defaults.prior),
         seed: number(opts, "seed")?.unwrap_or(defaults.seed),
         ..defaults
     };
