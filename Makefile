@@ -131,6 +131,7 @@ THREADS ?= $(shell nproc)
 DATAGEN := datagen ataxx --positions 1200000 --nodes 5000 --random-plies 4 --threads $(THREADS)
 TRAINING := train ataxx --epochs 12 --lr 3 --lambda 0.5
 STONES_DATAGEN := datagen stones --positions 400000 --nodes 5000 --random-plies 6 --threads $(THREADS)
+MILL_DATAGEN := datagen mill --positions 300000 --nodes 5000 --random-plies 6 --threads $(THREADS)
 weights:
 	cargo build --release --bin engine
 	mkdir -p $(TRAIN)
@@ -140,6 +141,8 @@ weights:
 	./target/release/engine $(TRAINING) --data $(TRAIN)/ataxx-1.txt,$(TRAIN)/ataxx-2.txt --out src/ai/eval/ataxx-patterns.bin
 	./target/release/engine $(STONES_DATAGEN) --seed 1 --eval hand --out $(TRAIN)/stones-1.txt
 	./target/release/engine train stones --epochs 12 --lr 3 --lambda 0.5 --data $(TRAIN)/stones-1.txt --out src/ai/eval/stones-tables.bin
+	./target/release/engine $(MILL_DATAGEN) --seed 1 --eval hand --out $(TRAIN)/mill-1.txt
+	./target/release/engine train mill --prior 0.0001 --data $(TRAIN)/mill-1.txt --out src/ai/eval/mill-tables.bin
 
 # Search speed, native release build: one line per game, then the total.
 bench:

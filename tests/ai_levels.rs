@@ -410,8 +410,10 @@ fn stones_weights_score_known_positions() {
     assert_eq!(wrong, 0, "scores now:\n{}", lines.join("\n"));
 }
 
-/// Mill with the colours swapped (no removal owed): pieces, counts in hand
-/// and on the board change sides, the side to move stays.
+/// Mill with the colours and the turn swapped (no removal owed): pieces,
+/// counts in hand and on the board change sides, and the other colour is
+/// to move, so the same side (now of the other colour) is to move in the
+/// same position.
 fn mill_swapped(pos: &Mill) -> Option<Mill> {
     let mut f = fields(&pos.to_text());
     if pos.must_remove() != 0 || f[14] != "0" {
@@ -427,6 +429,7 @@ fn mill_swapped(pos: &Mill) -> Option<Mill> {
         .collect();
     f.swap(4, 6);
     f.swap(5, 7);
+    f[1] = if f[1] == "w" { "b" } else { "w" }.to_string();
     // The mover's action follows its hand: place while it has pieces.
     let hand = if f[1] == "w" { &f[5] } else { &f[7] };
     f[3] = if hand == "0" { "s" } else { "p" }.to_string();
@@ -434,8 +437,13 @@ fn mill_swapped(pos: &Mill) -> Option<Mill> {
     Some(Mill::from_text(&text, pos.rules()).unwrap_or_else(|e| panic!("{text}: {e}")))
 }
 
+/// The evaluation is from the side to move and blind to colour: the same
+/// position with the colours and the turn swapped scores the same. (The
+/// learned weights differ between the mover's terms and the opponent's,
+/// so swapping the colours alone does not turn the sign.) One more piece
+/// in hand is worth more to its owner.
 #[test]
-fn mill_evaluation_is_antisymmetric_and_rewards_pieces() {
+fn mill_evaluation_is_colour_blind_and_rewards_pieces() {
     let mut swaps = 0;
     let mut more = 0;
     for preset in [Preset::NineMensMorris, Preset::TwelveMensMorris] {
@@ -444,7 +452,7 @@ fn mill_evaluation_is_antisymmetric_and_rewards_pieces() {
         for pos in random_positions(&start, 12, 2) {
             let v = pos.evaluate();
             if let Some(s) = mill_swapped(&pos) {
-                assert_eq!(s.evaluate(), -v, "{}", pos.to_text());
+                assert_eq!(s.evaluate(), v, "{} / {}", pos.to_text(), s.to_text());
                 swaps += 1;
             }
             // One more piece in hand for a side that has placed fewer than
