@@ -21,7 +21,7 @@ use stoneplay::ai::{
 use stoneplay::games::ataxx::{Ataxx, AtaxxRules};
 use stoneplay::games::mill::{Mill, MillRules, Preset};
 use stoneplay::games::stones::{Stones, StonesRules};
-use stoneplay::games::{Game, Side};
+use stoneplay::games::{Game, GameError, Side};
 
 /// A deterministic fake clock: every reading advances it by `step` ms.
 fn fake_clock(step: f64) -> impl Fn() -> f64 {
@@ -266,18 +266,30 @@ fn territory_duel_learned_evaluation_is_symmetric_and_sees_a_won_ending() {
 #[test]
 fn territory_duel_weights_score_known_positions() {
     let rules = AtaxxRules::default();
+    known_scores(include_str!("data/ataxx_eval.txt"), |text| {
+        Ataxx::from_text(text, &rules)
+    });
+}
+
+/// Checks `data`, lines of a position text (read by `parse`), a tab and the
+/// score the evaluation gives it, with `#` comments and blank lines; at
+/// least 8 positions. On a failure it lists every position with the score
+/// it has now, to copy in when the weights change on purpose.
+fn known_scores<G: Evaluate>(data: &str, parse: impl Fn(&str) -> Result<G, GameError>) {
     let mut lines = Vec::new();
     let mut wrong = 0;
-    for line in include_str!("data/ataxx_eval.txt").lines() {
+    for line in data.lines() {
         if line.starts_with('#') || line.is_empty() {
             continue;
         }
-        let (fen, want) = line.split_once('\t').expect("FEN<TAB>score");
-        let got = Ataxx::from_text(fen, &rules).unwrap().evaluate();
+        let (text, want) = line.split_once('\t').expect("position<TAB>score");
+        let got = parse(text)
+            .unwrap_or_else(|e| panic!("{text}: {e}"))
+            .evaluate();
         if got.to_string() != want {
             wrong += 1;
         }
-        lines.push(format!("{fen}\t{got}"));
+        lines.push(format!("{text}\t{got}"));
     }
     assert!(lines.len() >= 8, "{}", lines.len());
     assert_eq!(wrong, 0, "scores now:\n{}", lines.join("\n"));
@@ -393,21 +405,9 @@ fn stones_learned_evaluation_is_symmetric_and_sees_proven_results() {
 /// numbers here: the failure lists every position's score to copy in.
 #[test]
 fn stones_weights_score_known_positions() {
-    let mut lines = Vec::new();
-    let mut wrong = 0;
-    for line in include_str!("data/stones_eval.txt").lines() {
-        if line.starts_with('#') || line.is_empty() {
-            continue;
-        }
-        let (fen, want) = line.split_once('\t').expect("position<TAB>score");
-        let got = Stones::from_text(fen, &StonesRules).unwrap().evaluate();
-        if got.to_string() != want {
-            wrong += 1;
-        }
-        lines.push(format!("{fen}\t{got}"));
-    }
-    assert!(lines.len() >= 8, "{}", lines.len());
-    assert_eq!(wrong, 0, "scores now:\n{}", lines.join("\n"));
+    known_scores(include_str!("data/stones_eval.txt"), |text| {
+        Stones::from_text(text, &StonesRules)
+    });
 }
 
 /// Mill with the colours and the turn swapped (no removal owed): pieces,

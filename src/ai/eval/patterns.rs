@@ -21,8 +21,7 @@
 //! integer arithmetic only, so native code and WebAssembly agree bit for
 //! bit.
 
-use std::sync::OnceLock;
-
+use super::tables;
 use crate::games::ataxx::board::{singles, FULL};
 
 /// Windows: one 3×3 window per inner square.
@@ -52,26 +51,10 @@ pub const MAGIC: &[u8; 8] = b"STDPAT01";
 pub const FILE_BYTES: usize = MAGIC.len() + FEATURES * 4;
 
 const FILE: &[u8] = include_bytes!("ataxx-patterns.bin");
-const _: () = assert!(
-    FILE.len() == FILE_BYTES,
-    "ataxx-patterns.bin has the wrong size"
-);
 
 /// The weights, read from the file at compile time: `[empty-board,
 /// full-board]` per feature.
-static WEIGHTS: [[i16; 2]; FEATURES] = {
-    let mut out = [[0i16; 2]; FEATURES];
-    let mut f = 0;
-    while f < FEATURES {
-        let at = MAGIC.len() + f * 4;
-        out[f] = [
-            i16::from_le_bytes([FILE[at], FILE[at + 1]]),
-            i16::from_le_bytes([FILE[at + 2], FILE[at + 3]]),
-        ];
-        f += 1;
-    }
-    out
-};
+static WEIGHTS: [[i16; 2]; FEATURES] = tables::pairs(FILE, MAGIC.len());
 
 /// For each window, its table and its nine squares in reading order.
 /// The turns a window can be read with, as `(a, b, d, e)`: reading cell
@@ -242,20 +225,12 @@ pub fn features(mine: u64, theirs: u64) -> Features {
 /// Weights read at run time, which replace the built-in ones for the whole
 /// process: `engine datagen --eval` plays with them (no other code sets
 /// them, so the app always uses the built-in weights).
-static RUNTIME: OnceLock<Vec<[i16; 2]>> = OnceLock::new();
+static RUNTIME: tables::Runtime = tables::Runtime::new();
 
 /// Makes `weights` the process's weights instead of the built-in ones.
 /// Once only: a second call is an error and changes nothing.
 pub fn use_weights(weights: &[(i16, i16)]) -> Result<(), String> {
-    if weights.len() != FEATURES {
-        return Err(format!(
-            "{} weight pairs, expected {FEATURES}",
-            weights.len()
-        ));
-    }
-    RUNTIME
-        .set(weights.iter().map(|&(o, e)| [o, e]).collect())
-        .map_err(|_| "the weights were already set".to_string())
+    RUNTIME.set(weights, FEATURES)
 }
 
 /// The weights of the hand-written evaluation as tables: 100 a piece, 8 a
@@ -271,22 +246,7 @@ pub fn hand_weights() -> Vec<(i16, i16)> {
 
 /// Reads a weights file (as [`weights_file`] writes it).
 pub fn read_weights_file(bytes: &[u8]) -> Result<Vec<(i16, i16)>, String> {
-    if bytes.len() != FILE_BYTES || &bytes[..MAGIC.len()] != MAGIC {
-        return Err(format!(
-            "not a Territory Duel weights file ({} bytes; expected {FILE_BYTES} starting with {})",
-            bytes.len(),
-            String::from_utf8_lossy(MAGIC)
-        ));
-    }
-    Ok(bytes[MAGIC.len()..]
-        .chunks_exact(4)
-        .map(|c| {
-            (
-                i16::from_le_bytes([c[0], c[1]]),
-                i16::from_le_bytes([c[2], c[3]]),
-            )
-        })
-        .collect())
+    tables::read(bytes, MAGIC, FEATURES, "Territory Duel")
 }
 
 /// The score of `f` for the side to move: the blend of the empty-board
@@ -370,12 +330,7 @@ pub fn canonical(f: usize) -> usize {
 /// Writes a weights file from `(empty-board, full-board)` pairs.
 pub fn weights_file(weights: &[(i16, i16)]) -> Vec<u8> {
     assert_eq!(weights.len(), FEATURES, "one pair per feature");
-    let mut out = MAGIC.to_vec();
-    for &(o, e) in weights {
-        out.extend_from_slice(&o.to_le_bytes());
-        out.extend_from_slice(&e.to_le_bytes());
-    }
-    out
+    tables::write(MAGIC, weights)
 }
 
 #[cfg(test)]

@@ -1,7 +1,8 @@
-//! The weights files of the learned table evaluations (Stones!' stone
-//! tables, Mill's term tables): an 8-byte magic, then one little-endian
-//! `(opening, ending)` pair of `i16` per feature; and weights read at run
-//! time (`engine datagen --eval FILE`) that replace the built-in ones.
+//! The weights files of the learned table evaluations (Territory Duel's
+//! pattern tables, Stones!' stone tables, Mill's term tables): an 8-byte
+//! magic, then one little-endian `(opening, ending)` pair of `i16` per
+//! feature; and weights read at run time (`engine datagen --eval FILE`)
+//! that replace the built-in ones.
 
 use std::sync::OnceLock;
 
