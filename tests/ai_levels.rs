@@ -410,6 +410,17 @@ fn stones_weights_score_known_positions() {
     });
 }
 
+/// The committed Mill weights (src/ai/eval/mill-tables.bin) score known
+/// positions as recorded in tests/data/mill_eval.txt; the browser tests
+/// check the same numbers in WebAssembly.
+#[test]
+fn mill_weights_score_known_positions() {
+    let rules = Preset::NineMensMorris.rules();
+    known_scores(include_str!("data/mill_eval.txt"), |text| {
+        Mill::from_text(text, &rules)
+    });
+}
+
 /// Mill with the colours and the turn swapped (no removal owed): pieces,
 /// counts in hand and on the board change sides, and the other colour is
 /// to move, so the same side (now of the other colour) is to move in the

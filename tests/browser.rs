@@ -586,3 +586,22 @@ fn stones_weights_score_as_natively() {
     }
     assert!(checked >= 8, "{checked}");
 }
+
+/// The committed Mill weights score tests/data/mill_eval.txt in
+/// WebAssembly exactly as natively (tests/ai_levels.rs).
+#[wasm_bindgen_test]
+fn mill_weights_score_as_natively() {
+    use stoneplay::ai::Evaluate;
+    let rules = stoneplay::games::mill::Preset::NineMensMorris.rules();
+    let mut checked = 0;
+    for line in include_str!("data/mill_eval.txt").lines() {
+        if line.starts_with('#') || line.is_empty() {
+            continue;
+        }
+        let (text, want) = line.split_once('\t').expect("position<TAB>score");
+        let pos = Mill::from_text(text, &rules).unwrap();
+        assert_eq!(pos.evaluate().to_string(), want, "{text}");
+        checked += 1;
+    }
+    assert!(checked >= 8, "{checked}");
+}
