@@ -414,9 +414,10 @@ pub fn train<M: TableModel>(
             let lr = cfg.lr * (1.0 - 0.9 * progress);
             let (c1, c2) = (1.0 - b1.powi(step), 1.0 - b2.powi(step));
             if cfg.prior > 0.0 {
-                for feature in 0..n {
-                    if !seen[feature] {
-                        seen[feature] = true;
+                // The prior moves every weight, seen in the batch or not.
+                for (feature, was_seen) in seen.iter_mut().enumerate() {
+                    if !*was_seen {
+                        *was_seen = true;
                         touched.push(feature);
                     }
                 }
