@@ -309,7 +309,10 @@ fn repetition_in_the_search_path_is_a_draw() {
     // Mill, moving phase: White (6 pieces) against Black (3, flying).
     // Material says White is far ahead, so a draw is bad for White: put
     // the position after every legal move but one into the history, and
-    // the search must play the one move that does not repeat.
+    // the search must play the one move that does not repeat, and score
+    // it as more than a piece up (a repetition would score 0). The learned
+    // weights give a flying side its due, so the margin is a piece (100),
+    // not the three pieces of the material count.
     let rules = Preset::NineMensMorris.rules();
     let pos = Mill::from_text(
         "O*O*O*O*/@*@*****/O*O*@*** w m s 6 0 3 0 0 0 0 0 0 0 0 0 1",
@@ -346,7 +349,12 @@ fn repetition_in_the_search_path_is_a_draw() {
         searcher.clear();
         let r = searcher.think(&req, &ctl, &mut |_| {});
         assert_eq!(r.best, Some(moves[keep]));
-        assert!(r.score > 200 && r.score < MATE_BOUND);
+        assert!(
+            r.score > 100 && r.score < MATE_BOUND,
+            "{} scores {}",
+            moves[keep],
+            r.score
+        );
     }
 }
 
