@@ -1378,12 +1378,13 @@ fn the_eval_option_plays_with_the_given_weights() {
             .spawn()
             .expect("engine runs");
         // White a7, d7; Black b2, d2: g7 closes a mill and removes a piece.
-        child
+        // An engine refusing its weights may have ended before it reads:
+        // the write may then fail, and the exit code says why.
+        let _ = child
             .stdin
             .take()
             .expect("stdin")
-            .write_all(b"position startpos moves a7 b2 d7 d2\ngo depth 2\n")
-            .expect("write");
+            .write_all(b"position startpos moves a7 b2 d7 d2\ngo depth 2\n");
         let out = child.wait_with_output().expect("engine ends");
         let text = String::from_utf8(out.stdout).expect("utf-8");
         let err = String::from_utf8(out.stderr).expect("utf-8");
