@@ -386,17 +386,12 @@ mod tests {
     /// with the `K` the training fitted (272).
     fn result_loss(score: impl Fn(&Mill) -> i32) -> f64 {
         let rules = Preset::NineMensMorris.rules();
-        let (mut sum, mut n) = (0.0, 0);
-        for line in HELD_OUT.lines().filter(|l| !l.starts_with('#')) {
-            let mut fields = line.split('\t');
-            let pos = Mill::from_text(fields.next().unwrap(), &rules).unwrap();
-            let result: f64 = fields.nth(1).unwrap().parse().unwrap();
-            let p = (1.0 / (1.0 + (-(score(&pos) as f64) / 272.0).exp())).clamp(1e-9, 1.0 - 1e-9);
-            sum -= result * p.ln() + (1.0 - result) * (1.0 - p).ln();
-            n += 1;
-        }
-        assert!(n > 1500, "{n}");
-        sum / n as f64
+        tables::held_out_loss(
+            HELD_OUT,
+            272.0,
+            |text| Mill::from_text(text, &rules).unwrap(),
+            score,
+        )
     }
 
     /// The committed weights predict the results of games they were not

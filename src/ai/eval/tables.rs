@@ -89,3 +89,27 @@ pub const fn pairs<const N: usize>(file: &[u8], magic_len: usize) -> [[i16; 2]; 
     }
     w
 }
+
+/// For the weights tests: the mean cross-entropy of `sigmoid(score / k)`
+/// against the game results of held-out `engine datagen` lines
+/// (`position<TAB>search score<TAB>result`; `#` lines skipped), each
+/// position read by `parse`. Asserts there are more than 1,500 positions.
+#[cfg(test)]
+pub(super) fn held_out_loss<G>(
+    data: &str,
+    k: f64,
+    parse: impl Fn(&str) -> G,
+    score: impl Fn(&G) -> i32,
+) -> f64 {
+    let (mut sum, mut n) = (0.0, 0);
+    for line in data.lines().filter(|l| !l.starts_with('#')) {
+        let mut fields = line.split('\t');
+        let pos = parse(fields.next().unwrap());
+        let result: f64 = fields.nth(1).unwrap().parse().unwrap();
+        let p = (1.0 / (1.0 + (-(score(&pos) as f64) / k).exp())).clamp(1e-9, 1.0 - 1e-9);
+        sum -= result * p.ln() + (1.0 - result) * (1.0 - p).ln();
+        n += 1;
+    }
+    assert!(n > 1500, "{n}");
+    sum / n as f64
+}
