@@ -551,57 +551,51 @@ fn settings_and_saved_games_survive_a_reload_of_storage() {
     storage.remove_item("stoneplay.settings").unwrap();
 }
 
+/// Checks in WebAssembly the scores tests/ai_levels.rs checks natively:
+/// `data` holds a position text (read by `parse`), a tab and its score per
+/// line, with `#` comments and blank lines; at least 8 positions.
+fn scores_as_natively<G: stoneplay::ai::Evaluate>(
+    data: &str,
+    parse: impl Fn(&str) -> Result<G, stoneplay::games::GameError>,
+) {
+    let mut checked = 0;
+    for line in data.lines() {
+        if line.starts_with('#') || line.is_empty() {
+            continue;
+        }
+        let (text, want) = line.split_once('\t').expect("position<TAB>score");
+        let pos = parse(text).unwrap_or_else(|e| panic!("{text}: {e}"));
+        assert_eq!(pos.evaluate().to_string(), want, "{text}");
+        checked += 1;
+    }
+    assert!(checked >= 8, "{checked}");
+}
+
 /// The learned Territory Duel evaluation gives in WebAssembly exactly the
 /// scores tests/ai_levels.rs checks natively (tests/data/ataxx_eval.txt).
 #[wasm_bindgen_test]
 fn territory_duel_weights_score_as_natively() {
-    use stoneplay::ai::Evaluate;
-    let mut checked = 0;
-    for line in include_str!("data/ataxx_eval.txt").lines() {
-        if line.starts_with('#') || line.is_empty() {
-            continue;
-        }
-        let (fen, want) = line.split_once('\t').expect("FEN<TAB>score");
-        let pos = Ataxx::from_text(fen, &AtaxxRules::default()).unwrap();
-        assert_eq!(pos.evaluate().to_string(), want, "{fen}");
-        checked += 1;
-    }
-    assert!(checked >= 8, "{checked}");
+    let rules = AtaxxRules::default();
+    scores_as_natively(include_str!("data/ataxx_eval.txt"), |text| {
+        Ataxx::from_text(text, &rules)
+    });
 }
 
 /// The committed Stones! weights score tests/data/stones_eval.txt in
 /// WebAssembly exactly as natively (tests/ai_levels.rs).
 #[wasm_bindgen_test]
 fn stones_weights_score_as_natively() {
-    use stoneplay::ai::Evaluate;
-    let mut checked = 0;
-    for line in include_str!("data/stones_eval.txt").lines() {
-        if line.starts_with('#') || line.is_empty() {
-            continue;
-        }
-        let (text, want) = line.split_once('\t').expect("position<TAB>score");
-        let pos = Stones::from_text(text, &StonesRules).unwrap();
-        assert_eq!(pos.evaluate().to_string(), want, "{text}");
-        checked += 1;
-    }
-    assert!(checked >= 8, "{checked}");
+    scores_as_natively(include_str!("data/stones_eval.txt"), |text| {
+        Stones::from_text(text, &StonesRules)
+    });
 }
 
 /// The committed Mill weights score tests/data/mill_eval.txt in
 /// WebAssembly exactly as natively (tests/ai_levels.rs).
 #[wasm_bindgen_test]
 fn mill_weights_score_as_natively() {
-    use stoneplay::ai::Evaluate;
     let rules = stoneplay::games::mill::Preset::NineMensMorris.rules();
-    let mut checked = 0;
-    for line in include_str!("data/mill_eval.txt").lines() {
-        if line.starts_with('#') || line.is_empty() {
-            continue;
-        }
-        let (text, want) = line.split_once('\t').expect("position<TAB>score");
-        let pos = Mill::from_text(text, &rules).unwrap();
-        assert_eq!(pos.evaluate().to_string(), want, "{text}");
-        checked += 1;
-    }
-    assert!(checked >= 8, "{checked}");
+    scores_as_natively(include_str!("data/mill_eval.txt"), |text| {
+        Mill::from_text(text, &rules)
+    });
 }
