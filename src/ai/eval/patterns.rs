@@ -490,5 +490,13 @@ mod tests {
         assert_eq!(bytes.len(), FILE_BYTES);
         assert_eq!(&bytes[..8], MAGIC);
         assert_eq!(i16::from_le_bytes([bytes[8 + 4 * 7], bytes[9 + 4 * 7]]), 7);
+        assert_eq!(read_weights_file(&bytes).unwrap(), pairs);
+        let builtin = read_weights_file(FILE).unwrap();
+        assert_eq!(builtin.len(), FEATURES);
+        assert_eq!(
+            weights_file(&builtin),
+            FILE,
+            "the built-in file reads back byte for byte"
+        );
     }
 }
