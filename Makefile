@@ -142,7 +142,7 @@ weights:
 	./target/release/engine $(STONES_DATAGEN) --seed 1 --eval hand --out $(TRAIN)/stones-1.txt
 	./target/release/engine train stones --epochs 12 --lr 3 --lambda 0.5 --data $(TRAIN)/stones-1.txt --out src/ai/eval/stones-tables.bin
 	./target/release/engine $(MILL_DATAGEN) --seed 1 --eval hand --out $(TRAIN)/mill-1.txt
-	./target/release/engine train mill --prior 0.0003 --data $(TRAIN)/mill-1.txt --out src/ai/eval/mill-tables.bin
+	./target/release/engine train mill --prior 0.0001 --data $(TRAIN)/mill-1.txt --out src/ai/eval/mill-tables.bin
 
 # Search speed, native release build: one line per game, then the total.
 bench:

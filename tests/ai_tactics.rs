@@ -5,7 +5,7 @@
 use std::cell::Cell;
 
 use stoneplay::ai::{
-    think, Evaluate, Level, SearchControl, SearchLimits, SearchRequest, MATE_BOUND,
+    think, Evaluate, Level, SearchControl, SearchLimits, SearchRequest, Searcher, MATE_BOUND,
 };
 use stoneplay::games::ataxx::{Ataxx, AtaxxRules};
 use stoneplay::games::mill::{Mill, Preset};
@@ -122,6 +122,49 @@ fn mill_blocks_an_open_mill() {
             assert_eq!(m, mv(&pos, "g1"), "depth {depth} {level}");
         }
     }
+}
+
+/// The lower levels play Mill with the hand-written evaluation and Strong
+/// and Master with the learned tables (`LevelParams::plain_eval`). One
+/// searcher kept between moves (as the worker and `engine uci` keep it)
+/// must not reuse one evaluation's scores for the other: after a Master
+/// search of the same position, Intermediate finds what a fresh searcher
+/// finds, and its score is not Master's.
+#[test]
+fn mill_levels_do_not_share_scores_across_evaluations() {
+    let rules = Preset::NineMensMorris.rules();
+    let mut pos = Mill::start(&rules);
+    for m in ["a7", "a1", "g4", "d1"] {
+        pos.play(mv(&pos, m)).unwrap();
+    }
+    assert_ne!(
+        pos.evaluate(),
+        pos.evaluate_plain(),
+        "the two evaluations differ here"
+    );
+    let clock = || 0.0;
+    let ctl = SearchControl {
+        clock: &clock,
+        stop: None,
+    };
+    let req = |level| SearchRequest {
+        position: &pos,
+        history: &[],
+        game_ply: 30,
+        limits: SearchLimits::depth(4),
+        level,
+        seed: 7,
+    };
+    let mut kept = Searcher::<Mill>::new(16);
+    let master = kept.think(&req(Level::Master), &ctl, &mut |_| {});
+    let after_master = kept.think(&req(Level::Intermediate), &ctl, &mut |_| {});
+    let fresh = Searcher::<Mill>::new(16).think(&req(Level::Intermediate), &ctl, &mut |_| {});
+    assert_eq!(
+        (after_master.best, after_master.score, after_master.nodes),
+        (fresh.best, fresh.score, fresh.nodes)
+    );
+    assert_ne!(master.score, fresh.score);
+    assert_eq!(fresh.best, Some(mv(&pos, "g1")));
 }
 
 /// Moving phase. White d7, g7, a4 and f2 (four pieces: no flying); Black

@@ -39,6 +39,10 @@ pub struct LevelParams {
     pub opening_plies: usize,
     /// Candidate margin in the opening, so that strong levels vary too.
     pub opening_margin: i32,
+    /// Scores positions with the game's plain evaluation
+    /// ([`crate::ai::Evaluate::evaluate_plain`]; Mill: the hand-written
+    /// one) instead of its learned one.
+    pub plain_eval: bool,
 }
 
 impl Level {
@@ -84,6 +88,7 @@ impl Level {
                 blunder: 0.15,
                 opening_plies: 0,
                 opening_margin: 0,
+                plain_eval: true,
             },
             Level::Casual => LevelParams {
                 max_depth: Some(2),
@@ -93,6 +98,7 @@ impl Level {
                 blunder: 0.05,
                 opening_plies: 0,
                 opening_margin: 0,
+                plain_eval: true,
             },
             Level::Intermediate => LevelParams {
                 max_depth: Some(4),
@@ -102,6 +108,7 @@ impl Level {
                 blunder: 0.0,
                 opening_plies: 0,
                 opening_margin: 0,
+                plain_eval: true,
             },
             Level::Strong => LevelParams {
                 max_depth: None,
@@ -111,6 +118,7 @@ impl Level {
                 blunder: 0.0,
                 opening_plies: 6,
                 opening_margin: 10,
+                plain_eval: false,
             },
             Level::Master => LevelParams {
                 max_depth: None,
@@ -120,6 +128,7 @@ impl Level {
                 blunder: 0.0,
                 opening_plies: 4,
                 opening_margin: 5,
+                plain_eval: false,
             },
         }
     }

@@ -271,6 +271,7 @@ impl<G: Game + Evaluate> Searcher<G> {
         } else {
             params.margin
         };
+        self.set_plain(params.plain_eval);
         let root = self.iterate(req.position, req.history, margin, &control, on_info);
         let elapsed_ms = ctl.clock.now_ms() - start_ms;
         let Some(top) = root.moves.first().copied() else {

@@ -120,6 +120,9 @@ pub struct Searcher<G: Game> {
     /// Whether the clock, node limit and stop flag may end the search now
     /// (not during the first iteration, so there is always a move).
     may_abort: bool,
+    /// Whether leaves are scored by [`Evaluate::evaluate_plain`] (the
+    /// lower levels) instead of [`Evaluate::evaluate`].
+    plain: bool,
 }
 
 impl<G: Game + Evaluate> Default for Searcher<G> {
@@ -145,6 +148,26 @@ impl<G: Game + Evaluate> Searcher<G> {
             nodes: 0,
             aborted: false,
             may_abort: false,
+            plain: false,
+        }
+    }
+
+    /// Scores leaves with [`Evaluate::evaluate_plain`] (`true`) or
+    /// [`Evaluate::evaluate`]; a change forgets everything learnt, as
+    /// [`Searcher::clear`] does: the table's scores came from the other
+    /// evaluation.
+    pub(crate) fn set_plain(&mut self, plain: bool) {
+        if self.plain != plain {
+            self.plain = plain;
+            self.clear();
+        }
+    }
+
+    fn leaf_score(&self, pos: &G) -> i32 {
+        if self.plain {
+            pos.evaluate_plain()
+        } else {
+            pos.evaluate()
         }
     }
 
@@ -439,7 +462,7 @@ impl<G: Game + Evaluate> Searcher<G> {
             {
                 return 0;
             }
-            return pos.evaluate();
+            return self.leaf_score(pos);
         }
         // Interior node: the move list is empty exactly when the game is
         // over, so generating first saves a separate (costly) end check.
@@ -449,7 +472,7 @@ impl<G: Game + Evaluate> Searcher<G> {
             self.buffers[ply] = moves;
             return match pos.outcome() {
                 Some(o) => terminal_score(o, us, ply),
-                None => pos.evaluate(),
+                None => self.leaf_score(pos),
             };
         }
         let hash = pos.hash();

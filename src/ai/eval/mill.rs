@@ -8,9 +8,11 @@
 //! the blocking is done while placing; a flying side has no mobility term).
 //! The terms are linear tables with a placing and a moving weight each;
 //! the committed weights (`mill-tables.bin`) are learned from self-play
-//! and held near the hand-written values by `engine train mill --prior`,
-//! which keeps the tactics sound (README, "How the evaluation weights were
-//! made"). Ordering puts removals
+//! and held near the hand-written values by `engine train mill --prior`.
+//! Strong and Master play with them; the lower levels play with the
+//! hand-written weights ([`Evaluate::evaluate_plain`]), whose plain value
+//! of a piece keeps their random choice from giving one away (README,
+//! "How the evaluation weights were made"). Ordering puts removals
 //! first (preferring pieces that make an open two), then moves that close
 //! a mill, then moves that block an opponent's open two.
 
@@ -150,6 +152,26 @@ pub const FILE_BYTES: usize = MAGIC.len() + FEATURES * 4;
 
 const FILE: &[u8] = include_bytes!("mill-tables.bin");
 static WEIGHTS: [[i16; 2]; FEATURES] = tables::pairs(FILE, MAGIC.len());
+/// The hand-written weights as a table ([`hand_weights`]): the plain
+/// evaluation the lower levels play with.
+static HAND: [[i16; 2]; FEATURES] = {
+    let mut w = [[0i16; 2]; FEATURES];
+    let terms = [
+        (PIECES, PIECE),
+        (OPEN_TWOS, OPEN_TWO),
+        (MILLS, MILL),
+        (MOBILITY, MOBILITY_WEIGHT),
+    ];
+    let mut i = 0;
+    while i < terms.len() {
+        let (term, v) = terms[i];
+        w[MINE + term] = [v as i16, v as i16];
+        w[THEIRS + term] = [-v as i16, -v as i16];
+        i += 1;
+    }
+    w[OWED] = [OWED_REMOVAL as i16, OWED_REMOVAL as i16];
+    w
+};
 /// Weights read at run time (`engine datagen|uci mill --eval`), as in Stones!.
 static RUNTIME: tables::Runtime = tables::Runtime::new();
 
@@ -235,19 +257,7 @@ pub fn score(f: &Features) -> i32 {
 /// opponent's terms the same with the sign turned. `engine train mill`
 /// starts from them.
 pub fn hand_weights() -> Vec<(i16, i16)> {
-    let mut w = vec![(0i16, 0i16); FEATURES];
-    for (term, v) in [
-        (PIECES, PIECE),
-        (OPEN_TWOS, OPEN_TWO),
-        (MILLS, MILL),
-        (MOBILITY, MOBILITY_WEIGHT),
-    ] {
-        let v = v as i16;
-        w[MINE + term] = (v, v);
-        w[THEIRS + term] = (-v, -v);
-    }
-    w[OWED] = (OWED_REMOVAL as i16, OWED_REMOVAL as i16);
-    w
+    HAND.iter().map(|&[o, e]| (o, e)).collect()
 }
 
 /// Whether `side` having a piece on `p` completes a line with its own pieces.
@@ -265,6 +275,14 @@ fn closes_line(pos: &Mill, own: u32, p: u8) -> bool {
 impl Evaluate for Mill {
     fn evaluate(&self) -> i32 {
         score(&features(self))
+    }
+
+    /// The hand-written evaluation: the learned tables give up a piece for
+    /// mobility or open twos where only a deep search makes that sound, so
+    /// the lower levels, which pick among near-equal moves, play with this
+    /// one (an open mill costs them a piece, not 18).
+    fn evaluate_plain(&self) -> i32 {
+        score_with(&HAND, &features(self))
     }
 
     fn order_hint(&self, mv: MillMove) -> i32 {

@@ -24,6 +24,15 @@ pub trait Evaluate: Game {
     /// The static score of the position for the side to move.
     fn evaluate(&self) -> i32;
 
+    /// The score the lower levels (Beginner, Casual, Intermediate) play
+    /// with: the same as [`Evaluate::evaluate`] unless a game's learned
+    /// evaluation is sound only with a deep search. Mill's is its
+    /// hand-written evaluation, which values a piece plainly, so a level
+    /// that picks among near-equal moves never gives one away.
+    fn evaluate_plain(&self) -> i32 {
+        self.evaluate()
+    }
+
     /// A cheap guess at how good `mv` is, for move ordering; at least
     /// [`TACTICAL`] for captures, flips, pins and mills.
     fn order_hint(&self, mv: Self::Move) -> i32;
