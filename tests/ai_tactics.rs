@@ -5,16 +5,28 @@
 use std::cell::Cell;
 
 use stoneplay::ai::{
-    think, Evaluate, Level, SearchControl, SearchLimits, SearchRequest, Searcher, MATE_BOUND,
+    Evaluate, Level, SearchControl, SearchLimits, SearchRequest, SearchResult, Searcher, MATE_BOUND,
 };
 use stoneplay::games::ataxx::{Ataxx, AtaxxRules};
 use stoneplay::games::mill::{Mill, Preset};
 use stoneplay::games::stones::{Stones, StonesRules};
 use stoneplay::games::{Game, Side};
 
-/// Searches to `depth` at `level` (past the opening, so no opening variety)
-/// and returns the move and score.
+/// Searches to `depth` at `level` with a fresh searcher (past the opening,
+/// so no opening variety) and returns the move and score.
 fn best<G: Game + Evaluate>(pos: &G, depth: u32, level: Level) -> (G::Move, i32) {
+    let r = search_with(&mut Searcher::default(), pos, depth, level);
+    (r.best.expect("the game is not over"), r.score)
+}
+
+/// Searches to `depth` at `level` with `searcher` (which keeps what it
+/// learnt between calls), past the opening.
+fn search_with<G: Game + Evaluate>(
+    searcher: &mut Searcher<G>,
+    pos: &G,
+    depth: u32,
+    level: Level,
+) -> SearchResult<G::Move> {
     let t = Cell::new(0.0);
     let clock = move || {
         t.set(t.get() + 0.001);
@@ -32,8 +44,17 @@ fn best<G: Game + Evaluate>(pos: &G, depth: u32, level: Level) -> (G::Move, i32)
         level,
         seed: 7,
     };
-    let r = think(&req, &ctl, &mut |_| {});
-    (r.best.expect("the game is not over"), r.score)
+    searcher.think(&req, &ctl, &mut |_| {})
+}
+
+/// Nine Men's Morris after the placements `moves`, from the start.
+fn mill_after(moves: &[&str]) -> Mill {
+    let rules = Preset::NineMensMorris.rules();
+    let mut pos = Mill::start(&rules);
+    for m in moves {
+        pos.play(mv(&pos, m)).unwrap();
+    }
+    pos
 }
 
 fn mv<G: Game>(pos: &G, text: &str) -> G::Move {
@@ -88,11 +109,7 @@ fn territory_duel_fills_the_board_when_that_wins() {
 /// `g7`, then the removal takes b2 or d2 (the threat), not a harmless piece.
 #[test]
 fn mill_forms_a_mill_when_it_can() {
-    let rules = Preset::NineMensMorris.rules();
-    let mut pos = Mill::start(&rules);
-    for m in ["a7", "b2", "d7", "d2"] {
-        pos.play(mv(&pos, m)).unwrap();
-    }
+    let mut pos = mill_after(&["a7", "b2", "d7", "d2"]);
     for depth in 1..=4 {
         let (m, _) = best(&pos, depth, Level::Master);
         assert_eq!(m, mv(&pos, "g7"), "depth {depth}");
@@ -111,11 +128,7 @@ fn mill_forms_a_mill_when_it_can() {
 /// it cannot strike first: it must block on g1. Expected: `g1`.
 #[test]
 fn mill_blocks_an_open_mill() {
-    let rules = Preset::NineMensMorris.rules();
-    let mut pos = Mill::start(&rules);
-    for m in ["a7", "a1", "g4", "d1"] {
-        pos.play(mv(&pos, m)).unwrap();
-    }
+    let pos = mill_after(&["a7", "a1", "g4", "d1"]);
     for depth in 2..=4 {
         for level in [Level::Intermediate, Level::Master] {
             let (m, _) = best(&pos, depth, level);
@@ -132,33 +145,16 @@ fn mill_blocks_an_open_mill() {
 /// finds, and its score is not Master's.
 #[test]
 fn mill_levels_do_not_share_scores_across_evaluations() {
-    let rules = Preset::NineMensMorris.rules();
-    let mut pos = Mill::start(&rules);
-    for m in ["a7", "a1", "g4", "d1"] {
-        pos.play(mv(&pos, m)).unwrap();
-    }
+    let pos = mill_after(&["a7", "a1", "g4", "d1"]);
     assert_ne!(
         pos.evaluate(),
         pos.evaluate_plain(),
         "the two evaluations differ here"
     );
-    let clock = || 0.0;
-    let ctl = SearchControl {
-        clock: &clock,
-        stop: None,
-    };
-    let req = |level| SearchRequest {
-        position: &pos,
-        history: &[],
-        game_ply: 30,
-        limits: SearchLimits::depth(4),
-        level,
-        seed: 7,
-    };
     let mut kept = Searcher::<Mill>::new(16);
-    let master = kept.think(&req(Level::Master), &ctl, &mut |_| {});
-    let after_master = kept.think(&req(Level::Intermediate), &ctl, &mut |_| {});
-    let fresh = Searcher::<Mill>::new(16).think(&req(Level::Intermediate), &ctl, &mut |_| {});
+    let master = search_with(&mut kept, &pos, 4, Level::Master);
+    let after_master = search_with(&mut kept, &pos, 4, Level::Intermediate);
+    let fresh = search_with(&mut Searcher::new(16), &pos, 4, Level::Intermediate);
     assert_eq!(
         (after_master.best, after_master.score, after_master.nodes),
         (fresh.best, fresh.score, fresh.nodes)
