@@ -12,6 +12,7 @@ pub mod clock;
 pub mod game;
 pub mod games;
 pub mod home;
+mod lazy;
 pub mod link;
 pub mod mill_rules;
 pub mod new_game;
@@ -297,21 +298,22 @@ pub fn App() -> impl IntoView {
         })
         .collect_view();
 
+    // Each page's code is fetched when it is first shown (see `lazy`).
+    let parts = lazy::Parts::new();
     let body = move || match page.get() {
-        Page::Bench => view! { <bench::BenchPanel/> }.into_any(),
-        Page::Home => view! { <home::Home/> }.into_any(),
-        Page::Online(link) => view! { <online::OnlinePage link=link/> }.into_any(),
-        Page::Rules(k) => view! { <rules_page::RulesView kind=k/> }.into_any(),
+        Page::Bench => parts.bench(),
+        Page::Home => parts.home(),
+        Page::Online(link) => parts.online(link),
+        Page::Rules(k) => parts.rules(k),
         Page::Play(setup) => {
             let clock_secs = settings.with_untracked(|s| s.clock_secs);
-            let open = show_new_game;
-            match &setup.game {
-                AnyRecord::Ataxx(r) => screen(r.clone(), &setup, clock_secs, open),
-                AnyRecord::Stones(r) => screen(r.clone(), &setup, clock_secs, open),
-                AnyRecord::Mill(r) => screen(r.clone(), &setup, clock_secs, open),
-            }
+            parts.game(setup, clock_secs, show_new_game)
         }
     };
+    // The New game sheet's code arrives when it is first opened; it then
+    // stays mounted (shown and hidden) like before.
+    let new_game_wanted =
+        Memo::new(move |was: Option<&bool>| was.copied().unwrap_or(false) || show_new_game.get());
 
     view! {
         <header class="topbar">
@@ -333,9 +335,9 @@ pub fn App() -> impl IntoView {
                 <span aria-hidden="true">"⚙"</span><span class="label">" "{move || t!(lang.get(), "nav.settings")}</span>
             </button>
         </header>
-        <new_game::NewGameDialog open=show_new_game/>
+        {move || new_game_wanted.get().then(|| parts.new_game(show_new_game))}
         <Show when=move || show_settings.get()>
-            <settings::SettingsPanel on_close=Callback::new(move |_| show_settings.set(false))/>
+            {move || parts.settings(Callback::new(move |_| show_settings.set(false)))}
         </Show>
         <Show when=move || update.get()>
             <div class="banner update" role="status" data-testid="update">

@@ -12,7 +12,11 @@ const moves = (page) => page.locator('.movelist .mv').allTextContents().then((m)
 test('Territory Duel against the Master: the computer answers, the clock runs meanwhile', async () => {
   const { page, errors, context } = await openPage(app.browser, `${app.server.url}?game=ataxx&vs=master`);
   await page.locator('[data-square=a7]').waitFor();
+  // The New game sheet (its code comes when first opened) starts from the link.
+  await page.locator('[data-testid=open-new-game]').click();
   assert.equal(await page.locator('[data-testid=mode]').inputValue(), 'computer');
+  await page.keyboard.press('Escape');
+  await page.locator('[data-testid=new-game-dialog]').waitFor({ state: 'hidden' });
   assert.match(page.url(), /nomove=lose/, 'single player uses the lose rule');
   await clickSq(page, 'a7');
   await clickSq(page, 'b6');
@@ -162,6 +166,7 @@ test('playing Black: the computer opens as White', async () => {
   const { page, errors, context } = await openPage(app.browser, `${app.server.url}?game=stones&vs=casual&you=second`);
   await page.waitForFunction(() => document.querySelectorAll('.movelist .mv').length >= 1, null, { timeout: 8000 });
   assert.match(await status(page), /Black to move/);
+  await page.locator('[data-testid=open-new-game]').click();
   assert.equal(await page.locator('[data-testid=side]').inputValue(), 'second');
   assert.deepEqual(errors, []);
   await context.close();

@@ -84,6 +84,7 @@ test('no setup above the board: Mode, Level, You play and Rules are in the New g
   }
   assert.ok(board.y < 160, `the board starts at ${board.y}`);
   await page.locator('[data-testid=new-game]').click();
+  await page.locator('[data-testid=new-game-dialog]').waitFor();
   for (const id of ['mode', 'level', 'side', 'mill-preset', 'start-game']) {
     assert.equal(await page.locator(`[data-testid=${id}]`).isVisible(), true, `${id} is in the dialog`);
   }

@@ -9,7 +9,7 @@ import { serve, launch, openPage, root } from './harness.mjs';
 
 const dist = path.join(root, 'dist');
 const gz = (f) => zlib.gzipSync(fs.readFileSync(path.join(dist, f)), { level: 9 }).length;
-const files = fs.readdirSync(dist).filter((f) => f.endsWith('.wasm'));
+const files = ['', 'pkg'].flatMap((d) => fs.readdirSync(path.join(dist, d)).filter((f) => f.endsWith('.wasm')).map((f) => path.join(d, f)));
 for (const f of files) {
   console.log(`${f}: ${fs.statSync(path.join(dist, f)).size} bytes, ${gz(f)} gzip`);
 }
