@@ -1,6 +1,9 @@
 //! Negamax alpha-beta with principal variation search, iterative deepening,
 //! a transposition table, killer and history move ordering, late-move
-//! reductions, repetition detection along the path and a polled deadline.
+//! reductions, repetition detection along the path, a polled deadline and,
+//! where the game names moves to resolve at the horizon
+//! ([`Evaluate::horizon_moves`]: Mill's removals and mill closures), a
+//! quiescence search at the leaves.
 //!
 //! Same-side plies: in Mill a move that closes a mill is followed by a
 //! removal by the *same* player. The search compares the side to move of
