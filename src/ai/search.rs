@@ -1,6 +1,9 @@
 //! Negamax alpha-beta with principal variation search, iterative deepening,
 //! a transposition table, killer and history move ordering, late-move
-//! reductions, repetition detection along the path and a polled deadline.
+//! reductions, repetition detection along the path, a polled deadline and,
+//! where the game names moves to resolve at the horizon
+//! ([`Evaluate::horizon_moves`]: Mill's removals and mill closures), a
+//! quiescence search at the leaves.
 //!
 //! Same-side plies: in Mill a move that closes a mill is followed by a
 //! removal by the *same* player. The search compares the side to move of
@@ -10,7 +13,7 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use super::eval::{Evaluate, HISTORY_SIZE, TACTICAL};
+use super::eval::{Evaluate, Horizon, HISTORY_SIZE, TACTICAL};
 use super::{Clock, SearchInfo};
 use crate::games::{Game, Outcome};
 
@@ -26,6 +29,9 @@ pub const MAX_PLY: usize = 128;
 pub const MAX_DEPTH: u32 = 64;
 /// Nodes between two looks at the clock and the stop flag.
 const POLL_NODES: u64 = 1024;
+/// Plies the quiescence search goes beyond the full search's leaves (a
+/// Mill removal is a ply of its own here).
+const QUIESCE_PLIES: u32 = 6;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Bound {
@@ -433,6 +439,90 @@ impl<G: Game + Evaluate> Searcher<G> {
         }
     }
 
+    /// The score of a leaf: as it stands, or, with the learned
+    /// evaluation, after the moves of [`Evaluate::horizon_moves`] (the
+    /// side to move may stand pat unless they are forced), up to
+    /// [`QUIESCE_PLIES`] plies on.
+    fn quiesce(
+        &mut self,
+        pos: &G,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+        qply: u32,
+        ctl: &Control,
+    ) -> i32 {
+        if self.plain || qply >= QUIESCE_PLIES || ply >= MAX_PLY {
+            return self.leaf_score(pos);
+        }
+        let mut moves = std::mem::take(&mut self.buffers[ply]);
+        let kind = pos.horizon_moves(&mut moves);
+        let mut best = -INF;
+        match kind {
+            Horizon::Quiet => {
+                self.buffers[ply] = moves;
+                return self.leaf_score(pos);
+            }
+            Horizon::Noisy => {
+                best = self.leaf_score(pos);
+                if best >= beta {
+                    self.buffers[ply] = moves;
+                    return best;
+                }
+                alpha = alpha.max(best);
+            }
+            Horizon::Forced => {}
+        }
+        let us = pos.side_to_move();
+        let n = moves.len();
+        let mut hints = std::mem::take(&mut self.hints[ply]);
+        hints.clear();
+        hints.extend(moves.iter().map(|&mv| pos.order_hint(mv)));
+        for i in 0..n {
+            let mut bi = i;
+            for j in i + 1..n {
+                if hints[j] > hints[bi] {
+                    bi = j;
+                }
+            }
+            moves.swap(i, bi);
+            hints.swap(i, bi);
+            let mut child = pos.clone();
+            child.play_unchecked(moves[i]);
+            self.nodes += 1;
+            if self.nodes.is_multiple_of(POLL_NODES) {
+                self.poll(ctl);
+            }
+            let same = child.side_to_move() == us;
+            let score = if let Some(o) = child.outcome() {
+                terminal_score(o, us, ply + 1)
+            } else if same {
+                self.quiesce(&child, alpha, beta, ply + 1, qply + 1, ctl)
+            } else {
+                -self.quiesce(&child, -beta, -alpha, ply + 1, qply + 1, ctl)
+            };
+            if self.aborted {
+                break;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        self.buffers[ply] = moves;
+        self.hints[ply] = hints;
+        if best == -INF {
+            self.leaf_score(pos)
+        } else {
+            best
+        }
+    }
+
     #[allow(clippy::too_many_arguments)]
     fn negamax(
         &mut self,
@@ -462,7 +552,7 @@ impl<G: Game + Evaluate> Searcher<G> {
             {
                 return 0;
             }
-            return self.leaf_score(pos);
+            return self.quiesce(pos, alpha, beta, ply, 0, ctl);
         }
         // Interior node: the move list is empty exactly when the game is
         // over, so generating first saves a separate (costly) end check.

@@ -16,7 +16,7 @@
 //! first (preferring pieces that make an open two), then moves that close
 //! a mill, then moves that block an opponent's open two.
 
-use super::{tables, Evaluate, TACTICAL};
+use super::{tables, Evaluate, Horizon, TACTICAL};
 use crate::games::mill::board::{ADJ_MASKS, LINES_THROUGH, LINE_MASKS};
 use crate::games::mill::{Mill, MillMove};
 use crate::games::{Game, Side};
@@ -317,6 +317,36 @@ impl Evaluate for Mill {
                     0
                 }
             }
+        }
+    }
+
+    /// A removal that is owed (the only legal moves), or the moves that
+    /// close a mill of the side to move: the material swings a search
+    /// that stops there would not see.
+    fn horizon_moves(&self, out: &mut Vec<MillMove>) -> Horizon {
+        out.clear();
+        if self.must_remove() > 0 {
+            self.legal_moves_into(out);
+            return Horizon::Forced;
+        }
+        let own = self.pieces_bb(self.side_to_move());
+        let e = empty(self);
+        let open = LINE_MASKS[..line_count(self)]
+            .iter()
+            .any(|&m| (own & m).count_ones() == 2 && (e & m).count_ones() == 1);
+        if !open {
+            return Horizon::Quiet;
+        }
+        self.legal_moves_into(out);
+        out.retain(|&mv| match mv {
+            MillMove::Place(to) => closes_line(self, own, to),
+            MillMove::Slide { from, to } => closes_line(self, own & !(1 << from), to),
+            MillMove::Remove(_) => false,
+        });
+        if out.is_empty() {
+            Horizon::Quiet
+        } else {
+            Horizon::Noisy
         }
     }
 

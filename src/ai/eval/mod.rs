@@ -40,4 +40,25 @@ pub trait Evaluate: Game {
     /// A small index identifying `mv` (below [`HISTORY_SIZE`]) for the
     /// history heuristic.
     fn move_key(mv: Self::Move) -> usize;
+
+    /// The moves the quiescence search looks at where the full search
+    /// ends (into `out`, which is cleared first), and whether the side to
+    /// move may stand pat instead. By default there are none: the leaf is
+    /// scored as it stands.
+    fn horizon_moves(&self, out: &mut Vec<Self::Move>) -> Horizon {
+        out.clear();
+        Horizon::Quiet
+    }
+}
+
+/// What the quiescence search does at a position (see
+/// [`Evaluate::horizon_moves`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Horizon {
+    /// Nothing to resolve: score the position as it stands.
+    Quiet,
+    /// The side to move may stand pat or play one of the given moves.
+    Noisy,
+    /// The given moves are the only legal ones (Mill: a removal is owed).
+    Forced,
 }
