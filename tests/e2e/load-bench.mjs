@@ -9,7 +9,7 @@ import { serve, launch, openPage, root } from './harness.mjs';
 
 const dist = path.join(root, 'dist');
 const gz = (f) => zlib.gzipSync(fs.readFileSync(path.join(dist, f)), { level: 9 }).length;
-const files = ['', 'pkg'].flatMap((d) => fs.readdirSync(path.join(dist, d)).filter((f) => f.endsWith('.wasm')).map((f) => path.join(d, f)));
+const files = ['', 'pkg'].filter((d) => fs.existsSync(path.join(dist, d))).flatMap((d) => fs.readdirSync(path.join(dist, d)).filter((f) => f.endsWith('.wasm')).map((f) => path.join(d, f)));
 for (const f of files) {
   console.log(`${f}: ${fs.statSync(path.join(dist, f)).size} bytes, ${gz(f)} gzip`);
 }
@@ -21,12 +21,19 @@ for (let i = 0; i < 5; i++) {
   const { page, errors, context } = await openPage(browser, 'about:blank');
   const cdp = await context.newCDPSession(page);
   await cdp.send('Network.enable');
+  // THROTTLE=slow4g: Chromium's "Slow 4G" (150 ms, 1.6 Mbit/s down), where
+  // bytes cost time as on a phone; without it, loopback, where they do not.
+  if (process.env.THROTTLE === 'slow4g') {
+    await cdp.send('Network.emulateNetworkConditions', {
+      offline: false, latency: 150, downloadThroughput: 1.6e6 / 8, uploadThroughput: 0.75e6 / 8,
+    });
+  }
   let transferred = 0;
   const urls = [];
   cdp.on('Network.loadingFinished', (e) => { transferred += e.encodedDataLength; });
   cdp.on('Network.requestWillBeSent', (e) => urls.push(new URL(e.request.url).pathname));
   await page.goto(`${server.url}?game=ataxx`);
-  await page.locator('[data-square=a7]').waitFor();
+  await page.locator('[data-square=a7]').waitFor({ timeout: 60000 });
   const ms = await page.evaluate(() => performance.now());
   // Interactive: a click selects.
   await page.locator('[data-square=a7] rect').click();
