@@ -60,6 +60,21 @@ pub(crate) fn terminal_score(outcome: Outcome, mover: crate::games::Side, ply: u
 }
 
 /// Mate scores are stored relative to the node, not the root.
+/// Selection sort, one step: moves the best-hinted of `moves[i..]` (the
+/// first of equals) to slot `i`, its hint with it. The searches take moves
+/// in this order and usually stop after the first few, so sorting all of
+/// them would waste work.
+fn select_next<M>(moves: &mut [M], hints: &mut [i32], i: usize) {
+    let mut bi = i;
+    for j in i + 1..moves.len() {
+        if hints[j] > hints[bi] {
+            bi = j;
+        }
+    }
+    moves.swap(i, bi);
+    hints.swap(i, bi);
+}
+
 fn to_tt(score: i32, ply: usize) -> i32 {
     if score > MATE_BOUND {
         score + ply as i32
@@ -479,14 +494,7 @@ impl<G: Game + Evaluate> Searcher<G> {
         hints.clear();
         hints.extend(moves.iter().map(|&mv| pos.order_hint(mv)));
         for i in 0..n {
-            let mut bi = i;
-            for j in i + 1..n {
-                if hints[j] > hints[bi] {
-                    bi = j;
-                }
-            }
-            moves.swap(i, bi);
-            hints.swap(i, bi);
+            select_next(&mut moves, &mut hints, i);
             let mut child = pos.clone();
             child.play_unchecked(moves[i]);
             self.nodes += 1;
@@ -624,15 +632,7 @@ impl<G: Game + Evaluate> Searcher<G> {
         let mut best_mv = None;
         let n = moves.len();
         for i in 0..n {
-            // Selection sort: the best remaining move to slot i.
-            let mut bi = i;
-            for j in i + 1..n {
-                if hints[j] > hints[bi] {
-                    bi = j;
-                }
-            }
-            moves.swap(i, bi);
-            hints.swap(i, bi);
+            select_next(&mut moves, &mut hints, i);
             let mv = moves[i];
             let quiet = hints[i] < (1 << 23);
             let mut child = pos.clone();

@@ -260,6 +260,21 @@ pub fn hand_weights() -> Vec<(i16, i16)> {
     HAND.iter().map(|&[o, e]| (o, e)).collect()
 }
 
+/// Whether line mask `m` holds two of `pieces` and one empty point.
+fn open_two(pieces: u32, empty: u32, m: u32) -> bool {
+    (pieces & m).count_ones() == 2 && (empty & m).count_ones() == 1
+}
+
+/// Whether placing or sliding with `mv` closes a mill of the side to move.
+fn closes_own_mill(pos: &Mill, mv: MillMove) -> bool {
+    let own = pos.pieces_bb(pos.side_to_move());
+    match mv {
+        MillMove::Place(to) => closes_line(pos, own, to),
+        MillMove::Slide { from, to } => closes_line(pos, own & !(1 << from), to),
+        MillMove::Remove(_) => false,
+    }
+}
+
 /// Whether `side` having a piece on `p` completes a line with its own pieces.
 fn closes_line(pos: &Mill, own: u32, p: u8) -> bool {
     let n = line_count(pos);
@@ -287,9 +302,7 @@ impl Evaluate for Mill {
     }
 
     fn order_hint(&self, mv: MillMove) -> i32 {
-        let us = self.side_to_move();
-        let own = self.pieces_bb(us);
-        let theirs = self.pieces_bb(us.opponent());
+        let theirs = self.pieces_bb(self.side_to_move().opponent());
         match mv {
             MillMove::Remove(p) => {
                 // Prefer breaking an opponent's open two.
@@ -298,18 +311,11 @@ impl Evaluate for Mill {
                 let threat = LINES_THROUGH[p as usize % 24]
                     .iter()
                     .filter(|&&l| (l as usize) < n)
-                    .any(|&l| {
-                        let m = LINE_MASKS[l as usize];
-                        (theirs & m).count_ones() == 2 && (e & m).count_ones() == 1
-                    });
+                    .any(|&l| open_two(theirs, e, LINE_MASKS[l as usize]));
                 5 * TACTICAL + if threat { 50 } else { 0 }
             }
             MillMove::Place(to) | MillMove::Slide { to, .. } => {
-                let own_after = match mv {
-                    MillMove::Slide { from, .. } => own & !(1 << from),
-                    _ => own,
-                };
-                if closes_line(self, own_after, to) {
+                if closes_own_mill(self, mv) {
                     4 * TACTICAL
                 } else if closes_line(self, theirs, to) {
                     2 * TACTICAL
@@ -333,16 +339,12 @@ impl Evaluate for Mill {
         let e = empty(self);
         let open = LINE_MASKS[..line_count(self)]
             .iter()
-            .any(|&m| (own & m).count_ones() == 2 && (e & m).count_ones() == 1);
+            .any(|&m| open_two(own, e, m));
         if !open {
             return Horizon::Quiet;
         }
         self.legal_moves_into(out);
-        out.retain(|&mv| match mv {
-            MillMove::Place(to) => closes_line(self, own, to),
-            MillMove::Slide { from, to } => closes_line(self, own & !(1 << from), to),
-            MillMove::Remove(_) => false,
-        });
+        out.retain(|&mv| closes_own_mill(self, mv));
         if out.is_empty() {
             Horizon::Quiet
         } else {
