@@ -174,7 +174,7 @@ impl Part {
 }
 
 /// Where each part's chunk is: one signal per part, so that a page is
-/// drawn again only when its own part arrives. Provided by the app.
+/// drawn again only when its own part arrives. The app holds one.
 #[derive(Clone, Copy)]
 pub struct Parts([RwSignal<State>; 6]);
 
