@@ -12,6 +12,7 @@ use stoneplay::games::{Game, Record};
 use stoneplay::ui::game::{GameScreen, Resume};
 use stoneplay::ui::games::UiGame;
 use stoneplay::ui::link::{load_query, query_for};
+use stoneplay::ui::review::review_view;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 use web_sys::{Element, HtmlElement};
@@ -25,7 +26,7 @@ fn mount<G: UiGame>(record: Record<G>, clock_secs: u32) -> Element {
     host.style().set_property("width", "900px").unwrap();
     doc.body().unwrap().append_child(&host).unwrap();
     leptos::mount::mount_to(host.clone(), move || {
-        view! { <GameScreen<G> initial=record clock_secs=clock_secs/> }
+        view! { <GameScreen<G> initial=record clock_secs=clock_secs review=Callback::new(review_view::<G>)/> }
     })
     .forget();
     host.unchecked_into()
@@ -495,7 +496,7 @@ async fn a_resumed_game_starts_paused_with_its_time_left() {
             left_ms: Some(12_300.0),
             outcome: None,
         });
-        view! { <GameScreen<Ataxx> initial=record clock_secs=30 resume=resume/> }
+        view! { <GameScreen<Ataxx> initial=record clock_secs=30 resume=resume review=Callback::new(review_view::<Ataxx>)/> }
     })
     .forget();
     let root: Element = host.unchecked_into();

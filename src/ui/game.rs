@@ -14,7 +14,7 @@ use super::ai::Ai;
 use super::board::BoardProps;
 use super::clock::{now_ms, ticker, ClockView};
 use super::games::{describe_outcome, UiGame};
-use super::review::Review;
+use super::review::ReviewArgs;
 use super::screen::chips::ScoreChip;
 use super::screen::controls::{GameText, LocalControls};
 use super::screen::moves::{MoveList, MoveNav};
@@ -92,6 +92,9 @@ pub fn GameScreen<G: UiGame>(
     /// Rematch start the same game again at once.
     #[prop(optional)]
     on_new_game: Option<Callback<()>>,
+    /// Draws the review panel of a game against the computer once it is
+    /// over (the app's draws it from its own chunk, fetched then).
+    review: Callback<ReviewArgs<G>, AnyView>,
 ) -> impl IntoView {
     let settings = use_context::<RwSignal<Settings>>();
     let setting =
@@ -252,10 +255,12 @@ pub fn GameScreen<G: UiGame>(
                 <MoveNav shown=shown_ply total=total live=live on_step=step/>
                 <MoveList rows=Memo::new(move |_| record.with(move_rows)) current=shown_ply
                     aria=|l| t!(l, "movelist.aria") on_step=Callback::new(move |p| step.run(Some(p)))/>
-                <Show when=move || is_over.get() && ai.is_some()>
-                    <Review<G> record=record viewing=viewing on_view=step
-                        on_mark=Callback::new(move |m| review_mark.set(m))/>
-                </Show>
+                {move || (is_over.get() && ai.is_some()).then(|| review.run(ReviewArgs {
+                    record: record.into(),
+                    viewing: viewing.into(),
+                    on_view: step,
+                    on_mark: Callback::new(move |m| review_mark.set(m)),
+                }))}
                 <GameText text=Signal::derive(move || record.with(notation::export))
                     on_import=Callback::new(move |text| play.import(text))/>
             </aside>

@@ -53,10 +53,14 @@ fn saved_mode(lang: Lang, saved: &SavedGame) -> String {
 
 /// Opens a saved game where it was left, paused.
 fn resume(nav: Nav, saved: &SavedGame) -> Result<(), Problem> {
-    let (game, opponent) = link::load_setup(&saved.query)?.ok_or(Problem::SavedNoGame)?;
+    let params = link::parse_query(&saved.query)?;
+    // The whole link is read here so that a broken one is refused on the
+    // home screen, not after the game's screen has opened.
+    let game = link::load_query(&saved.query)?.ok_or(Problem::SavedNoGame)?;
     nav.go(Page::Play(Setup {
-        game,
-        opponent,
+        kind: game.kind(),
+        query: saved.query.clone(),
+        opponent: link::opponent(&params)?,
         id: saved.id,
         resume: Some(super::game::Resume {
             left_ms: saved.clock_left_ms,

@@ -3,16 +3,20 @@
 //! The release build (`make dist`: `.ci/build-page.mjs`, compiled with
 //! `--cfg stoneplay_split`) cuts each function below, and the code only it
 //! reaches, into its own wasm chunk with `wasm_split_helpers` (re-exported
-//! by Leptos). There are six parts: each game's screen, the home screen,
-//! online play, and the rest ("extras": the rules pages, the settings, the
-//! New game sheet and the benchmark). A first visit to a game fetches the
-//! framework, the rules and that one game's screen. Code shared by several
+//! by Leptos). There are ten parts: each game's screen, the review panel
+//! (shown once a game against the computer is over), the home screen,
+//! online play (the lobby, seats and connection), each game's online
+//! screen, and the rest ("extras": the settings, the New game sheet and
+//! the benchmark). A game's rules page is in its game's part: its diagrams
+//! are drawn by the game's board. A first visit to a game fetches the
+//! framework and that one game: its screen reads the link into a record,
+//! so the first module carries no game's rules. Code shared by several
 //! parts is a chunk of its own, so fewer parts mean fewer, larger files.
 //! The chunks are precached by the service worker like every other file,
 //! so the app stays offline, and `pkg/preload.js` asks for the chunks the
 //! page's link needs while the main module is still loading.
 //!
-//! A part is drawn only once its chunk is at hand ([`Parts::ready`] starts
+//! A part is drawn only once its chunk is at hand ([`Parts::view`] starts
 //! the fetch and says when it is done), and then synchronously, under the
 //! page's own reactive owner, exactly as in a build without chunks: the
 //! view does not live in a future, so its timers and effects are cleaned up
@@ -21,10 +25,16 @@
 
 use leptos::prelude::*;
 
+use super::online::room::online_game;
+use super::online::socket::Driver;
 use super::online::OnlineLink;
+use super::review::{review_view, ReviewArgs};
 use super::Setup;
-use crate::games::any::AnyRecord;
-use crate::games::GameKind;
+use crate::games::any::Variant;
+use crate::games::ataxx::Ataxx;
+use crate::games::mill::Mill;
+use crate::games::stones::Stones;
+use crate::games::{Game, GameKind};
 use crate::i18n::Lang;
 use crate::t;
 
@@ -56,7 +66,8 @@ macro_rules! call {
         let view = now($call);
         #[cfg(not(stoneplay_split))]
         let view = $call;
-        view.unwrap_or_else(|_| failed_view())
+        // Never an error: it is called only once its chunk is in.
+        view.unwrap_or_else(|_| ().into_any())
     }};
 }
 
@@ -89,45 +100,82 @@ split!(home, preload_home: fn home() -> AnyView {
     view! { <super::home::Home/> }.into_any()
 });
 
-split!(extras, preload_extras: fn rules(kind: GameKind) -> AnyView {
-    view! { <super::rules_page::RulesView kind=kind/> }.into_any()
-});
-
-split!(extras, preload_extras_2: fn bench() -> AnyView {
+split!(extras, preload_extras: fn bench() -> AnyView {
     view! { <super::bench::BenchPanel/> }.into_any()
 });
 
-split!(extras, preload_extras_3: fn settings(on_close: Callback<()>) -> AnyView {
+split!(extras, preload_extras_1: fn settings(on_close: Callback<()>) -> AnyView {
     view! { <super::settings::SettingsPanel on_close=on_close/> }.into_any()
 });
 
-split!(extras, preload_extras_4: fn new_game(open: RwSignal<bool>) -> AnyView {
+split!(extras, preload_extras_2: fn new_game(open: RwSignal<bool>) -> AnyView {
     view! { <super::new_game::NewGameDialog open=open/> }.into_any()
 });
 
-split!(online, preload_online: fn online(link: OnlineLink) -> AnyView {
-    view! { <super::online::OnlinePage link=link/> }.into_any()
+split!(online, preload_online: fn online(parts: Parts, link: OnlineLink) -> AnyView {
+    let game = Callback::new(move |(driver, spec): (Driver, Variant)| {
+        let part = Part::online(spec.kind());
+        parts.view(part, move || match spec {
+            Variant::Ataxx(r) => call!(online_ataxx(driver, r)),
+            Variant::Stones(r) => call!(online_stones(driver, r)),
+            Variant::Mill(r) => call!(online_mill(driver, r)),
+        })
+    });
+    view! { <super::online::OnlinePage link=link game=game/> }.into_any()
 });
 
-split!(game_ataxx, preload_ataxx: fn ataxx(setup: Setup, clock_secs: u32, new_game: RwSignal<bool>) -> AnyView {
-    match setup.game.clone() {
-        AnyRecord::Ataxx(r) => super::screen(r, &setup, clock_secs, new_game),
-        _ => unreachable!("ataxx() is called with a Territory Duel game"),
+/// A finished game's review panel, of any game.
+enum AnyReview {
+    Ataxx(ReviewArgs<Ataxx>),
+    Stones(ReviewArgs<Stones>),
+    Mill(ReviewArgs<Mill>),
+}
+
+split!(extras, preload_extras_3: fn review(args: AnyReview) -> AnyView {
+    match args {
+        AnyReview::Ataxx(args) => review_view(args),
+        AnyReview::Stones(args) => review_view(args),
+        AnyReview::Mill(args) => review_view(args),
     }
 });
 
-split!(game_stones, preload_stones: fn stones(setup: Setup, clock_secs: u32, new_game: RwSignal<bool>) -> AnyView {
-    match setup.game.clone() {
-        AnyRecord::Stones(r) => super::screen(r, &setup, clock_secs, new_game),
-        _ => unreachable!("stones() is called with a Stones! game"),
-    }
+split!(game_ataxx, preload_ataxx: fn ataxx(parts: Parts, setup: Setup, clock_secs: u32, new_game: RwSignal<bool>) -> AnyView {
+    let review = Callback::new(move |args| parts.view(Part::Extras, move || call!(review(AnyReview::Ataxx(args)))));
+    super::screen::<Ataxx>(&setup, clock_secs, new_game, review)
 });
 
-split!(game_mill, preload_mill: fn mill(setup: Setup, clock_secs: u32, new_game: RwSignal<bool>) -> AnyView {
-    match setup.game.clone() {
-        AnyRecord::Mill(r) => super::screen(r, &setup, clock_secs, new_game),
-        _ => unreachable!("mill() is called with a Mill game"),
-    }
+split!(game_ataxx, preload_ataxx_rules: fn ataxx_rules() -> AnyView {
+    super::rules_page::rules_view::<Ataxx>()
+});
+
+split!(online_ataxx, preload_online_ataxx: fn online_ataxx(driver: Driver, rules: <Ataxx as Game>::Rules) -> AnyView {
+    online_game::<Ataxx>(driver, &rules)
+});
+
+split!(game_stones, preload_stones: fn stones(parts: Parts, setup: Setup, clock_secs: u32, new_game: RwSignal<bool>) -> AnyView {
+    let review = Callback::new(move |args| parts.view(Part::Extras, move || call!(review(AnyReview::Stones(args)))));
+    super::screen::<Stones>(&setup, clock_secs, new_game, review)
+});
+
+split!(game_stones, preload_stones_rules: fn stones_rules() -> AnyView {
+    super::rules_page::rules_view::<Stones>()
+});
+
+split!(online_stones, preload_online_stones: fn online_stones(driver: Driver, rules: <Stones as Game>::Rules) -> AnyView {
+    online_game::<Stones>(driver, &rules)
+});
+
+split!(game_mill, preload_mill: fn mill(parts: Parts, setup: Setup, clock_secs: u32, new_game: RwSignal<bool>) -> AnyView {
+    let review = Callback::new(move |args| parts.view(Part::Extras, move || call!(review(AnyReview::Mill(args)))));
+    super::screen::<Mill>(&setup, clock_secs, new_game, review)
+});
+
+split!(game_mill, preload_mill_rules: fn mill_rules() -> AnyView {
+    super::rules_page::rules_view::<Mill>()
+});
+
+split!(online_mill, preload_online_mill: fn online_mill(driver: Driver, rules: <Mill as Game>::Rules) -> AnyView {
+    online_game::<Mill>(driver, &rules)
 });
 
 /// The parts, one chunk each.
@@ -139,6 +187,11 @@ pub enum Part {
     Ataxx,
     Stones,
     Mill,
+    /// An online game's screen, one part per game: the online part itself
+    /// is the lobby, the seats and the connection.
+    OnlineAtaxx,
+    OnlineStones,
+    OnlineMill,
 }
 
 impl Part {
@@ -151,32 +204,54 @@ impl Part {
         }
     }
 
+    /// The part that draws an online game's screen.
+    pub fn online(kind: GameKind) -> Part {
+        match kind {
+            GameKind::Ataxx => Part::OnlineAtaxx,
+            GameKind::Stones => Part::OnlineStones,
+            GameKind::Mill => Part::OnlineMill,
+        }
+    }
+
     /// Fetches the part's chunk (at once if it is in already).
     #[cfg(stoneplay_split)]
     async fn fetch(self) -> Result<(), Unavailable> {
-        Ok(match self {
+        match self {
             Part::Home => preload_home().await?,
             // Each function keeps its own loader: the chunk is fetched
             // once, and each loader must see it in before its function
             // can be called without waiting.
             Part::Extras => {
                 preload_extras().await?;
+                preload_extras_1().await?;
                 preload_extras_2().await?;
                 preload_extras_3().await?;
-                preload_extras_4().await?
             }
             Part::Online => preload_online().await?,
-            Part::Ataxx => preload_ataxx().await?,
-            Part::Stones => preload_stones().await?,
-            Part::Mill => preload_mill().await?,
-        })
+            Part::Ataxx => {
+                preload_ataxx().await?;
+                preload_ataxx_rules().await?;
+            }
+            Part::Stones => {
+                preload_stones().await?;
+                preload_stones_rules().await?;
+            }
+            Part::Mill => {
+                preload_mill().await?;
+                preload_mill_rules().await?;
+            }
+            Part::OnlineAtaxx => preload_online_ataxx().await?,
+            Part::OnlineStones => preload_online_stones().await?,
+            Part::OnlineMill => preload_online_mill().await?,
+        }
+        Ok(())
     }
 }
 
 /// Where each part's chunk is: one signal per part, so that a page is
 /// drawn again only when its own part arrives. The app holds one.
 #[derive(Clone, Copy)]
-pub struct Parts([RwSignal<State>; 6]);
+pub struct Parts([RwSignal<State>; 9]);
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum State {
@@ -198,19 +273,15 @@ impl Parts {
         Parts(std::array::from_fn(|_| RwSignal::new(start)))
     }
 
-    /// Whether `part`'s code is at hand (tracked); starts fetching it if
-    /// not. `Some(false)`: it could not be fetched.
-    fn ready(self, part: Part) -> Option<bool> {
-        let state = self.0[part as usize];
-        match state.get() {
-            State::Ready => Some(true),
-            State::Failed => Some(false),
-            State::Loading => None,
-            State::Missing => {
-                self.fetch(part);
-                None
-            }
+    /// Where `part`'s code is (tracked); starts fetching it if it is
+    /// missing.
+    fn state(self, part: Part) -> State {
+        let state = self.0[part as usize].get();
+        if state == State::Missing {
+            self.fetch(part);
+            return State::Loading;
         }
+        state
     }
 
     /// Fetches `part` in the background; the signal says when it is in.
@@ -230,9 +301,9 @@ impl Parts {
     /// Draws `part` with `draw` once it is in: nothing while it loads, a
     /// notice with Retry if it could not be fetched.
     fn view(self, part: Part, draw: impl FnOnce() -> AnyView) -> AnyView {
-        match self.ready(part) {
-            Some(true) => draw(),
-            Some(false) => {
+        match self.state(part) {
+            State::Ready => draw(),
+            State::Failed => {
                 let lang = expect_context::<Signal<Lang>>();
                 view! {
                     <div class="banner error" role="alert" data-testid="part-failed">
@@ -242,7 +313,7 @@ impl Parts {
                 }
                 .into_any()
             }
-            None => ().into_any(),
+            State::Missing | State::Loading => ().into_any(),
         }
     }
 
@@ -251,9 +322,13 @@ impl Parts {
         self.view(Part::Home, || call!(home()))
     }
 
-    /// A game's rules page.
+    /// A game's rules page (in the game's part).
     pub fn rules(self, kind: GameKind) -> AnyView {
-        self.view(Part::Extras, move || call!(rules(kind)))
+        self.view(Part::game(kind), move || match kind {
+            GameKind::Ataxx => call!(ataxx_rules()),
+            GameKind::Stones => call!(stones_rules()),
+            GameKind::Mill => call!(mill_rules()),
+        })
     }
 
     /// The search benchmark.
@@ -273,22 +348,16 @@ impl Parts {
 
     /// Online play: the lobby, a room or a watched game.
     pub fn online(self, link: OnlineLink) -> AnyView {
-        self.view(Part::Online, move || call!(online(link)))
+        self.view(Part::Online, move || call!(online(self, link)))
     }
 
     /// A game's screen.
     pub fn game(self, setup: Setup, clock_secs: u32, new_game: RwSignal<bool>) -> AnyView {
-        let part = Part::game(setup.game.kind());
-        self.view(part, move || match part {
-            Part::Ataxx => call!(ataxx(setup, clock_secs, new_game)),
-            Part::Stones => call!(stones(setup, clock_secs, new_game)),
-            _ => call!(mill(setup, clock_secs, new_game)),
+        let kind = setup.kind;
+        self.view(Part::game(kind), move || match kind {
+            GameKind::Ataxx => call!(ataxx(self, setup, clock_secs, new_game)),
+            GameKind::Stones => call!(stones(self, setup, clock_secs, new_game)),
+            GameKind::Mill => call!(mill(self, setup, clock_secs, new_game)),
         })
     }
-}
-
-/// What a part shows if its function could not run (never expected: it is
-/// called only once its chunk is in).
-fn failed_view() -> AnyView {
-    ().into_any()
 }

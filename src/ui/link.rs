@@ -13,26 +13,36 @@ use super::words::Problem;
 use crate::ai::Level;
 use crate::games::any::AnyRecord;
 use crate::games::ataxx::Ataxx;
-use crate::games::mill::Mill;
+use crate::games::mill::{Mill, MillRules};
 use crate::games::stones::Stones;
 use crate::games::{Record, Side};
 
-/// A new game of `kind` under its default rules (adapted for a game
-/// against the computer when `vs_computer`).
-pub fn new_game(kind: GameKind, vs_computer: bool) -> AnyRecord {
-    fn fresh<G: UiGame>(vs_computer: bool) -> AnyRecord {
-        let rules = G::Rules::default();
-        let rules = if vs_computer {
-            G::vs_computer_rules(&rules)
-        } else {
-            rules
-        };
-        Record::new(G::start(&rules)).into()
+/// The link of a new game of `kind`: against `opponent` if any, under
+/// the default rules except Mill's, which are `mill_rules` (a game against
+/// the computer then plays them adapted, as every link does). The game's
+/// screen parses it like any other link, so the page's first module needs
+/// no game's rules to start one.
+pub fn fresh_query(kind: GameKind, opponent: Option<Opponent>, mill_rules: &MillRules) -> String {
+    let mut parts = vec![format!("game={}", kind.slug())];
+    push_opponent(&mut parts, opponent);
+    if kind == GameKind::Mill {
+        push_rules(&mut parts, Mill::rules_to_query(mill_rules));
     }
-    match kind {
-        GameKind::Ataxx => fresh::<Ataxx>(vs_computer),
-        GameKind::Stones => fresh::<Stones>(vs_computer),
-        GameKind::Mill => fresh::<Mill>(vs_computer),
+    format!("?{}", parts.join("&"))
+}
+
+fn push_opponent(parts: &mut Vec<String>, opponent: Option<Opponent>) {
+    if let Some(o) = opponent {
+        parts.push(format!("vs={}", o.level.slug()));
+        if o.side == Side::First {
+            parts.push("you=second".to_string());
+        }
+    }
+}
+
+fn push_rules(parts: &mut Vec<String>, rules: Vec<(String, String)>) {
+    for (k, v) in rules {
+        parts.push(format!("{}={}", encode(&k), encode(&v)));
     }
 }
 
@@ -59,14 +69,16 @@ pub fn parse_query(query: &str) -> Result<Vec<(String, String)>, Problem> {
         .collect()
 }
 
-fn param<'a>(params: &'a [(String, String)], key: &str) -> Option<&'a str> {
+/// The value of `key` in parsed link parameters.
+pub fn param<'a>(params: &'a [(String, String)], key: &str) -> Option<&'a str> {
     params
         .iter()
         .find(|(k, _)| k == key)
         .map(|(_, v)| v.as_str())
 }
 
-fn load<G: UiGame>(params: &[(String, String)]) -> Result<Record<G>, Problem> {
+/// The game of type `G` that parsed link parameters describe.
+pub fn load<G: UiGame>(params: &[(String, String)]) -> Result<Record<G>, Problem> {
     let rules = G::rules_from_query(params)?;
     // A game against the computer always uses the single-player rules.
     let rules = if param(params, "vs").is_some() {
@@ -88,7 +100,7 @@ fn load<G: UiGame>(params: &[(String, String)]) -> Result<Record<G>, Problem> {
 }
 
 /// The computer opponent a link names, if any.
-fn opponent(params: &[(String, String)]) -> Result<Option<Opponent>, Problem> {
+pub fn opponent(params: &[(String, String)]) -> Result<Option<Opponent>, Problem> {
     let Some(level) = param(params, "vs") else {
         return Ok(None);
     };
@@ -104,16 +116,6 @@ fn opponent(params: &[(String, String)]) -> Result<Option<Opponent>, Problem> {
         side: human.opponent(),
         level,
     }))
-}
-
-/// The game and opponent a query string describes: `Ok(None)` when it
-/// names no game, the problem when it is malformed.
-pub fn load_setup(query: &str) -> Result<Option<(AnyRecord, Option<Opponent>)>, Problem> {
-    let params = parse_query(query)?;
-    let Some(loaded) = load_query(query)? else {
-        return Ok(None);
-    };
-    Ok(Some((loaded, opponent(&params)?)))
 }
 
 /// The game a query string describes: `Ok(None)` when it names no game,
@@ -139,15 +141,8 @@ pub fn query_for<G: UiGame>(record: &Record<G>) -> String {
 /// The query string that reopens `record` against `opponent`.
 pub fn query_with<G: UiGame>(record: &Record<G>, opponent: Option<Opponent>) -> String {
     let mut parts = vec![format!("game={}", G::KIND.slug())];
-    if let Some(o) = opponent {
-        parts.push(format!("vs={}", o.level.slug()));
-        if o.side == Side::First {
-            parts.push("you=second".to_string());
-        }
-    }
-    for (k, v) in G::rules_to_query(record.position().rules()) {
-        parts.push(format!("{}={}", encode(&k), encode(&v)));
-    }
+    push_opponent(&mut parts, opponent);
+    push_rules(&mut parts, G::rules_to_query(record.position().rules()));
     let start = record.start();
     if *start != G::start(start.rules()) {
         parts.push(format!("pos={}", encode(&start.to_text())));

@@ -29,9 +29,7 @@ pub mod words;
 
 use leptos::prelude::*;
 
-use crate::games::any::AnyRecord;
-use crate::games::mill::Mill;
-use crate::games::{Game, GameKind, Record};
+use crate::games::GameKind;
 use crate::i18n::Lang;
 use crate::t;
 use game::{BoardCover, GameScreen, Opponent, Resume, Snapshot};
@@ -39,11 +37,16 @@ use games::UiGame;
 use store::Settings;
 use words::{game_tagline, game_title, Problem};
 
-/// A game to show: the game (with its record), the computer's seat, its
-/// id in the saved games, and what a saved game comes back with.
+/// A game to show: which game, the link that describes it (its rules,
+/// start and moves: see [`link`]), the computer's seat, its id in the
+/// saved games, and what a saved game comes back with. The link is read
+/// into a record by the game's own screen, so that the page's first module
+/// carries no game's rules (see [`lazy`]); a malformed one is reported from
+/// there.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Setup {
-    pub game: AnyRecord,
+    pub kind: GameKind,
+    pub query: String,
     pub opponent: Option<Opponent>,
     pub id: u32,
     pub resume: Option<Resume>,
@@ -72,23 +75,37 @@ pub fn new_setup(kind: GameKind, settings: &Settings) -> Setup {
         side: settings.human_side.opponent(),
         level: settings.level,
     });
-    let game = match kind {
-        GameKind::Mill => {
-            let rules = settings.mill_rules;
-            AnyRecord::Mill(Record::new(Mill::start(&if opponent.is_some() {
-                <Mill as UiGame>::vs_computer_rules(&rules)
-            } else {
-                rules
-            })))
-        }
-        _ => link::new_game(kind, opponent.is_some()),
-    };
     Setup {
-        game,
+        kind,
+        query: link::fresh_query(kind, opponent, &settings.mill_rules),
         opponent,
         id: new_id(),
         resume: None,
     }
+}
+
+/// The game a link opens: `Ok(None)` when it names no game, the problem
+/// when its game or opponent is malformed (the rest of it is read by the
+/// game's screen). A saved game's link reopens it: same id, paused with
+/// the time that was left, or finished as it ended.
+fn setup_for(query: &str) -> Result<Option<Setup>, Problem> {
+    let params = link::parse_query(query)?;
+    let Some(slug) = link::param(&params, "game") else {
+        return Ok(None);
+    };
+    let kind = GameKind::from_slug(slug).ok_or_else(|| Problem::UnknownGame(slug.to_string()))?;
+    let opponent = link::opponent(&params)?;
+    let saved = store::saved_games().into_iter().find(|g| g.query == query);
+    Ok(Some(Setup {
+        kind,
+        query: query.to_string(),
+        opponent,
+        id: saved.as_ref().map_or_else(new_id, |g| g.id),
+        resume: saved.map(|g| Resume {
+            left_ms: g.clock_left_ms,
+            outcome: g.outcome,
+        }),
+    }))
 }
 
 /// The page a query string asks for; an error names what is wrong in a link.
@@ -108,23 +125,7 @@ fn page_for(query: &str) -> Result<Page, Problem> {
             .map(Page::Rules)
             .ok_or_else(|| Problem::NoRulesPage(slug.to_string()));
     }
-    Ok(match link::load_setup(query)? {
-        None => Page::Home,
-        Some((game, opponent)) => {
-            // Reopening a saved game (a reload): same id, paused with the
-            // time that was left, or finished as it ended.
-            let saved = store::saved_games().into_iter().find(|g| g.query == query);
-            Page::Play(Setup {
-                game,
-                opponent,
-                id: saved.as_ref().map_or_else(new_id, |g| g.id),
-                resume: saved.map(|g| Resume {
-                    left_ms: g.clock_left_ms,
-                    outcome: g.outcome,
-                }),
-            })
-        }
-    })
+    Ok(setup_for(query)?.map_or(Page::Home, Page::Play))
 }
 
 fn location_query() -> String {
@@ -140,11 +141,7 @@ fn query_of(page: &Page) -> String {
         Page::Rules(k) => format!("?rules={}", k.slug()),
         Page::Bench => "?bench".to_string(),
         Page::Online(link) => link.query(),
-        Page::Play(s) => match &s.game {
-            AnyRecord::Ataxx(r) => link::query_with(r, s.opponent),
-            AnyRecord::Stones(r) => link::query_with(r, s.opponent),
-            AnyRecord::Mill(r) => link::query_with(r, s.opponent),
-        },
+        Page::Play(s) => s.query.clone(),
     }
 }
 
@@ -176,14 +173,32 @@ impl Nav {
 }
 
 /// The game screen for one game type, keeping the link and the saved game
-/// in step and counting results against the computer.
+/// in step and counting results against the computer. A link whose game
+/// cannot be read is reported as every malformed link is, over the home
+/// screen.
 fn screen<G: UiGame>(
-    record: Record<G>,
     setup: &Setup,
     clock_secs: u32,
     new_game: RwSignal<bool>,
+    review: Callback<review::ReviewArgs<G>, AnyView>,
 ) -> AnyView {
+    let record = match link::parse_query(&setup.query).and_then(|p| link::load::<G>(&p)) {
+        Ok(record) => record,
+        Err(problem) => {
+            let LinkError(error) = expect_context();
+            let nav = expect_context::<Nav>();
+            // Not while the page is being drawn.
+            request_animation_frame(move || {
+                error.set(Some(problem));
+                nav.0.set(Page::Home);
+            });
+            return ().into_any();
+        }
+    };
     let opponent = setup.opponent;
+    // The link as this game writes it (a new game's link names only what
+    // the settings chose).
+    link::reflect(&record, opponent);
     // The saved game's id: the setup's for the game the screen opened
     // with, a new one for each New game or Rematch after it, so a finished
     // game is not overwritten by the next.
@@ -220,10 +235,14 @@ fn screen<G: UiGame>(
     view! {
         <GameScreen<G> initial=record clock_secs=clock_secs resume=setup.resume
             on_change=on_change on_finish=on_finish opponent=opponent
-            on_new_game=Callback::new(move |()| new_game.set(true))/>
+            on_new_game=Callback::new(move |()| new_game.set(true)) review=review/>
     }
     .into_any()
 }
+
+/// What is wrong with the page's link, shown in a banner until dismissed.
+#[derive(Clone, Copy)]
+struct LinkError(RwSignal<Option<Problem>>);
 
 /// The whole app.
 #[component]
@@ -244,6 +263,7 @@ pub fn App() -> impl IntoView {
     let nav = Nav(page);
     provide_context(nav);
     let error = RwSignal::new(link_error);
+    provide_context(LinkError(error));
     let show_settings = RwSignal::new(false);
     let show_new_game = RwSignal::new(false);
     // A local game's clock stops while a panel or dialog is over the board.
@@ -280,7 +300,7 @@ pub fn App() -> impl IntoView {
     on_cleanup(move || popstate.remove());
 
     let kind = Memo::new(move |_| match page.get() {
-        Page::Play(s) => Some(s.game.kind()),
+        Page::Play(s) => Some(s.kind),
         Page::Rules(k) => Some(k),
         _ => None,
     });

@@ -8,13 +8,12 @@ use super::games::UiGame;
 use super::screen::controls::clock_options;
 use super::store::Settings;
 use super::words::{game_title, level_name, use_lang};
-use super::{mill_rules, online, Nav, Page};
+use super::{link, mill_rules, online, Nav, Page};
 use crate::ai::Level;
-use crate::games::any::AnyRecord;
 use crate::games::ataxx::Ataxx;
 use crate::games::mill::{Mill, MillRules};
 use crate::games::stones::Stones;
-use crate::games::{Game, GameKind, Side};
+use crate::games::{GameKind, Side};
 use crate::i18n::Lang;
 use crate::t;
 
@@ -51,7 +50,7 @@ fn choice_for(page: &Page, s: &Settings) -> Choice {
     };
     match page {
         Page::Play(setup) => {
-            c.kind = setup.game.kind();
+            c.kind = setup.kind;
             c.mode = if setup.opponent.is_some() {
                 "computer"
             } else {
@@ -61,8 +60,13 @@ fn choice_for(page: &Page, s: &Settings) -> Choice {
                 c.level = o.level;
                 c.human = o.side.opponent();
             }
-            if let (AnyRecord::Mill(r), None) = (&setup.game, setup.opponent) {
-                c.mill_rules = *r.position().rules();
+            // Two players keep the rules of the Mill game on screen.
+            if setup.kind == GameKind::Mill && setup.opponent.is_none() {
+                if let Ok(rules) = link::parse_query(&setup.query)
+                    .and_then(|params| <Mill as UiGame>::rules_from_query(&params))
+                {
+                    c.mill_rules = rules;
+                }
             }
         }
         Page::Rules(k) => c.kind = *k,

@@ -32,6 +32,26 @@ const PLOT_PAD: f64 = 8.0;
 /// At most this many move numbers on the move axis (they fit a phone).
 const MOVE_LABELS: usize = 6;
 
+/// What the review panel is given: the props of [`Review`], so that the
+/// panel can be drawn from its own chunk (see `ui/lazy.rs`).
+pub struct ReviewArgs<G: UiGame> {
+    pub record: Signal<Record<G>>,
+    pub viewing: Signal<Option<usize>>,
+    pub on_view: Callback<Option<usize>>,
+    pub on_mark: Callback<Option<(usize, G::Move)>>,
+}
+
+/// The review panel for `args`.
+pub fn review_view<G: UiGame>(args: ReviewArgs<G>) -> AnyView {
+    let ReviewArgs {
+        record,
+        viewing,
+        on_view,
+        on_mark,
+    } = args;
+    view! { <Review<G> record=record viewing=viewing on_view=on_view on_mark=on_mark/> }.into_any()
+}
+
 /// The review panel of a finished game.
 #[component]
 pub fn Review<G: UiGame>(

@@ -12,10 +12,6 @@ use super::games::UiGame;
 use super::words::{game_title, use_lang};
 use super::Nav;
 use crate::client::diagram::{find, Diagram};
-use crate::games::ataxx::Ataxx;
-use crate::games::mill::Mill;
-use crate::games::stones::Stones;
-use crate::games::GameKind;
 use crate::i18n::{lookup, rules_sections, Lang};
 use crate::t;
 
@@ -25,9 +21,10 @@ fn rules_text(lang: Lang, key: &str) -> &'static str {
     lookup(lang, key).unwrap_or_default()
 }
 
-/// The rules page of `kind`.
-#[component]
-pub fn RulesView(kind: GameKind) -> impl IntoView {
+/// The rules page of `G` (drawn from that game's chunk: its diagrams need
+/// its board, which the game screen has too).
+pub fn rules_view<G: UiGame>() -> AnyView {
+    let kind = G::KIND;
     let nav = expect_context::<Nav>();
     let lang = use_lang();
     let slug = kind.slug();
@@ -51,7 +48,7 @@ pub fn RulesView(kind: GameKind) -> impl IntoView {
                 let figures = s
                     .diagrams
                     .into_iter()
-                    .map(|k| view! { <RulesDiagram caption=k/> })
+                    .map(rules_diagram::<G>)
                     .collect_view();
                 view! { <div class="rules-diagrams">{figures}</div> }
             });
@@ -77,27 +74,27 @@ pub fn RulesView(kind: GameKind) -> impl IntoView {
             </button>
         </article>
     }
+    .into_any()
 }
 
-/// One board diagram with its caption (`caption` is its key).
-#[component]
-fn RulesDiagram(caption: String) -> impl IntoView {
+/// One board diagram with its caption (`caption` is its key); left out if
+/// it is not a diagram of `G`.
+fn rules_diagram<G: UiGame>(caption: String) -> Option<AnyView> {
     let lang = use_lang();
-    let diagram = find(&caption)?;
+    let diagram = find(&caption).filter(|d| d.game == G::KIND)?;
     let key = caption.clone();
     let text = Signal::derive(move || rules_text(lang.get(), &key));
     let label = Signal::derive(move || t!(lang.get(), "rules.diagram", caption = text.get()));
-    let board = match diagram.game {
-        GameKind::Ataxx => diagram_board::<Ataxx>(diagram, label),
-        GameKind::Stones => diagram_board::<Stones>(diagram, label),
-        GameKind::Mill => diagram_board::<Mill>(diagram, label),
-    }?;
-    Some(view! {
-        <figure class="rules-diagram" data-testid="rules-diagram" data-caption=caption>
-            {board}
-            <figcaption>{move || caption_words(text.get())}</figcaption>
-        </figure>
-    })
+    let board = diagram_board::<G>(diagram, label)?;
+    Some(
+        view! {
+            <figure class="rules-diagram" data-testid="rules-diagram" data-caption=caption>
+                {board}
+                <figcaption>{move || caption_words(text.get())}</figcaption>
+            </figure>
+        }
+        .into_any(),
+    )
 }
 
 /// A caption's words, with move notation (c3-e5, d1-d2-d3, c3xf6-g7) kept

@@ -34,6 +34,26 @@ test('a first visit to a game fetches its own part; the others come when opened'
   await context.close();
 });
 
+test('a rules page comes in its game\'s part; the online lobby fetches no game screen', async () => {
+  const urls = [];
+  const { page, errors, context } = await openPage(browser, 'about:blank');
+  page.on('request', (r) => urls.push(r.url()));
+  await page.goto(`${server.url}?rules=stones`);
+  await page.locator('[data-testid=rules-diagram]').first().waitFor();
+  assert.deepEqual(splitFiles(urls), ['split_game_stones.wasm']);
+  // Play from the rules page: the game's screen is in the same part.
+  await page.locator('[data-testid=rules-play]').click();
+  await page.locator('.play-screen [data-square=h8]').waitFor();
+  assert.deepEqual(splitFiles(urls), ['split_game_stones.wasm']);
+  urls.length = 0;
+  await page.goto(`${server.url}?online`);
+  await page.locator('[data-testid=online-setup]').waitFor();
+  assert.ok(splitFiles(urls).includes('split_online.wasm'));
+  assert.deepEqual(splitFiles(urls).filter((f) => f.startsWith('split_online_') || f.startsWith('split_game_')), []);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test('a part whose chunk cannot be fetched says so, and Retry fetches it', async () => {
   // No service worker: it would answer from its cache.
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, serviceWorkers: 'block' });

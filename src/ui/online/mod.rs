@@ -30,7 +30,7 @@ use crate::games::any::Variant;
 use crate::games::ataxx::{Ataxx, AtaxxRules};
 use crate::games::mill::Mill;
 use crate::games::stones::{Stones, StonesRules};
-use crate::games::{Game, GameKind, Side};
+use crate::games::{GameKind, Side};
 use crate::i18n::Lang;
 use crate::protocol::online::{SideChoice, Status};
 use crate::protocol::session::{
@@ -277,9 +277,11 @@ fn phase_of(s: &Session) -> Phase {
     }
 }
 
-/// The online page for `link`.
+/// The online page for `link`. `game` draws a room's game once it starts,
+/// given the connection and the room's variant (the app's draws each
+/// game's screen from that game's own chunk).
 #[component]
-pub fn OnlinePage(link: OnlineLink) -> impl IntoView {
+pub fn OnlinePage(link: OnlineLink, game: Callback<(Driver, Variant), AnyView>) -> impl IntoView {
     let settings = expect_context::<RwSignal<Settings>>();
     let nav = expect_context::<Nav>();
     let lang = use_lang();
@@ -336,11 +338,7 @@ pub fn OnlinePage(link: OnlineLink) -> impl IntoView {
         // withdraw an invite): the game stays in "Your online games".
         Phase::Invite => view! { <InviteCard driver=driver server=server.get_value() on_cancel=Callback::new(move |_| withdraw())/> }
         .into_any(),
-        Phase::Game { spec, .. } => match spec {
-            Variant::Ataxx(r) => view! { <room::OnlineGame<Ataxx> driver=driver start=Ataxx::start(&r)/> }.into_any(),
-            Variant::Stones(r) => view! { <room::OnlineGame<Stones> driver=driver start=Stones::start(&r)/> }.into_any(),
-            Variant::Mill(r) => view! { <room::OnlineGame<Mill> driver=driver start=Mill::start(&r)/> }.into_any(),
-        },
+        Phase::Game { spec, .. } => game.run((driver, spec)),
         Phase::Problem(p) => {
             let watch_room = match (&p, &link.route) {
                 (Problem::Refused { code: crate::protocol::online::Refusal::RoomFull, .. }, Route::Join { room, .. }) => Some(room.clone()),

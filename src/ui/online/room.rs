@@ -54,6 +54,11 @@ pub fn record_of<G: UiGame>(
     Ok(record)
 }
 
+/// One online game of `G` under `rules`.
+pub fn online_game<G: UiGame>(driver: Driver, rules: &G::Rules) -> AnyView {
+    view! { <OnlineGame<G> driver=driver start=G::start(rules)/> }.into_any()
+}
+
 /// One online game.
 #[component]
 pub fn OnlineGame<G: UiGame>(
