@@ -13,6 +13,19 @@ const files = ['', 'pkg'].filter((d) => fs.existsSync(path.join(dist, d))).flatM
 for (const f of files) {
   console.log(`${f}: ${fs.statSync(path.join(dist, f)).size} bytes, ${gz(f)} gzip`);
 }
+// The page's wasm on a first visit to each page, gzip: the main module and
+// the chunks its split points need (pkg/preload.js lists them, as the
+// splitter's loader fetches them).
+const preload = path.join(dist, 'pkg', 'preload.js');
+if (fs.existsSync(preload)) {
+  const needs = JSON.parse(fs.readFileSync(preload, 'utf8').match(/const needs = (\{.*\});/)[1]);
+  const visit = (...points) => gz('pkg/stoneplay_bg.wasm')
+    + [...new Set(points.flatMap((p) => needs[p] ?? []))].reduce((sum, f) => sum + gz(path.join('pkg', f)), 0);
+  const pages = [['home (?)', 'home'], ...['ataxx', 'stones', 'mill'].map((g) => [`?game=${g} or ?rules=${g}`, `game_${g}`]),
+    ['?bench', 'extras'], ['?online (lobby)', 'online'],
+    ...['ataxx', 'stones', 'mill'].map((g) => [`an online ${g} room`, 'online', `online_${g}`])];
+  for (const [name, ...points] of pages) console.log(`first visit's wasm, ${name}: ${visit(...points)} gzip`);
+}
 
 const server = await serve();
 const browser = await launch();
