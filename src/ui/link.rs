@@ -5,7 +5,10 @@
 //! default), a start position when it is not the usual one (`pos=`), and
 //! the moves played, separated by dots; against the computer also its level
 //! and your side (`vs=master&you=second`). A malformed link is refused whole
-//! with a message naming the problem; the app then starts a new game.
+//! with a message naming the problem, over the home screen. The app reads
+//! only the game and the opponent ([`param`], [`opponent`]); the game's own
+//! part reads the rest ([`load`]), so a new game is a link too
+//! ([`fresh_query`]).
 
 use super::game::Opponent;
 use super::games::{GameKind, UiGame};
