@@ -196,13 +196,13 @@ fn screen<G: UiGame>(
         }
     };
     let opponent = setup.opponent;
-    // The link as this game writes it (a new game's link names only what
-    // the settings chose).
-    link::reflect(&record, opponent);
     // The saved game's id: the setup's for the game the screen opened
     // with, a new one for each New game or Rematch after it, so a finished
     // game is not overwritten by the next.
     let ids = StoredValue::new((0u32, setup.id));
+    // Called at once when the screen opens too: a new game's link, which
+    // names only what the settings chose, becomes the link as the game
+    // writes it.
     let on_change = Callback::new(move |snap: Snapshot<G>| {
         link::reflect(&snap.record, opponent);
         // A game only opened, with nothing played yet, is not a recent game.
