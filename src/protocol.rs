@@ -7,10 +7,13 @@
 //! the request's `id`: the app ignores answers to requests it no longer
 //! wants (after undo, a new game, or leaving the game).
 //!
-//! [`online`] holds the messages between the app and the game server.
+//! [`online`] holds the messages between the app and the game server,
+//! [`wire`] the page's codec for them (with the small [`json`] reader).
 
+pub mod json;
 pub mod online;
 pub mod session;
+pub mod wire;
 
 use serde::{Deserialize, Serialize};
 

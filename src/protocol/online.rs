@@ -2,8 +2,11 @@
 //! (`/ws`, one WebSocket per tab). Compiled for wasm too: serde types only.
 //!
 //! Every message is one JSON text frame, an object whose `"type"` names the
-//! message (snake_case), at most [`MAX_MESSAGE_BYTES`] bytes. Read and write
-//! them with `serde_json` as [`ClientMsg`] and [`ServerMsg`].
+//! message (snake_case), at most [`MAX_MESSAGE_BYTES`] bytes. The server
+//! reads and writes them with `serde_json` as [`ClientMsg`] and
+//! [`ServerMsg`]; the page with the hand-written codec in [`super::wire`]
+//! (`ClientMsg::to_json`, `ServerMsg::from_json`), which tests hold to the
+//! same text.
 //!
 //! Shared types keep their own JSON: a side is `"First"`/`"Second"`, a
 //! game spec `{"Ataxx":{"no_move":"Pass"}}`, `{"Stones":null}` or
@@ -493,22 +496,11 @@ impl GameState {
     }
 }
 
-impl ClientMsg {
-    /// The JSON text of this message.
-    pub fn to_json(&self) -> String {
-        serde_json::to_string(self).unwrap_or_default()
-    }
-}
-
 impl ServerMsg {
-    /// The JSON text of this message.
+    /// The JSON text of this message (the server's; the page reads it with
+    /// [`ServerMsg::from_json`]).
     pub fn to_json(&self) -> String {
         serde_json::to_string(self).unwrap_or_default()
-    }
-
-    /// Reads a server message.
-    pub fn from_json(text: &str) -> Result<ServerMsg, String> {
-        serde_json::from_str(text).map_err(|e| e.to_string())
     }
 }
 

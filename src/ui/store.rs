@@ -24,21 +24,33 @@ fn storage() -> Option<web_sys::Storage> {
 
 /// Reads a JSON value; `None` when absent or unreadable.
 pub fn load<T: DeserializeOwned>(key: &str) -> Option<T> {
-    let text = storage()?.get_item(key).ok().flatten()?;
+    load_from(&storage()?, key)
+}
+
+/// Reads a JSON value from `area` (`localStorage` or `sessionStorage`).
+pub fn load_from<T: DeserializeOwned>(area: &web_sys::Storage, key: &str) -> Option<T> {
+    let text = area.get_item(key).ok().flatten()?;
     let value = js_sys::JSON::parse(&text).ok()?;
     serde_wasm_bindgen::from_value(value).ok()
 }
 
 /// Writes a JSON value (silently skipped when storage is unavailable or full).
 pub fn save<T: Serialize>(key: &str, value: &T) {
+    if let Some(s) = storage() {
+        save_to(&s, key, value);
+    }
+}
+
+/// Writes a JSON value to `area` (skipped when it is full).
+pub fn save_to<T: Serialize>(area: &web_sys::Storage, key: &str, value: &T) {
     let Ok(js) = value.serialize(&serde_wasm_bindgen::Serializer::json_compatible()) else {
         return;
     };
     let Ok(text) = js_sys::JSON::stringify(&js) else {
         return;
     };
-    if let (Some(s), Some(text)) = (storage(), text.as_string()) {
-        let _ = s.set_item(key, &text);
+    if let Some(text) = text.as_string() {
+        let _ = area.set_item(key, &text);
     }
 }
 

@@ -68,26 +68,18 @@ fn session_storage() -> Option<web_sys::Storage> {
 
 /// The token this tab holds in `room`, if any.
 fn tab_token(room: &str) -> Option<String> {
-    let text = session_storage()?.get_item(TAB).ok().flatten()?;
-    let map: Vec<(String, String)> = serde_json::from_str(&text).ok()?;
+    let map: Vec<(String, String)> = store::load_from(&session_storage()?, TAB)?;
     map.into_iter().find(|(r, _)| r == room).map(|(_, t)| t)
 }
 
 fn set_tab_token(room: &str, token: Option<&str>) {
     let Some(s) = session_storage() else { return };
-    let mut map: Vec<(String, String)> = s
-        .get_item(TAB)
-        .ok()
-        .flatten()
-        .and_then(|t| serde_json::from_str(&t).ok())
-        .unwrap_or_default();
+    let mut map: Vec<(String, String)> = store::load_from(&s, TAB).unwrap_or_default();
     map.retain(|(r, _)| r != room);
     if let Some(t) = token {
         map.push((room.to_string(), t.to_string()));
     }
-    if let Ok(text) = serde_json::to_string(&map) {
-        let _ = s.set_item(TAB, &text);
-    }
+    store::save_to(&s, TAB, &map);
 }
 
 /// Keeps `seat` (and marks it as this tab's seat in its room).

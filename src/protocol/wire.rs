@@ -1,0 +1,691 @@
+//! The page's side of the online messages, written by hand:
+//! [`ClientMsg::to_json`] and [`ServerMsg::from_json`].
+//!
+//! The server reads and writes the same JSON with the serde derives in
+//! [`super::online`]. The page used them too, but the derived code (an
+//! internally tagged enum is read through serde's buffering, once per
+//! field type) and `serde_json` were most of its online download. The two
+//! sides are held together by tests: every message the server can send is
+//! read back here as it was sent, every message written here is the exact
+//! text serde writes, and changed or cut messages are refused exactly when
+//! serde refuses them. The server's integration tests speak to it through
+//! this codec too (`server::client`).
+
+use super::json::{self, json_names, Fields, FromJson, Json, ObjWriter};
+use super::online::{
+    ClientMsg, ClockState, ErrorCode, Event, GameState, Limits, Refusal, ServerMsg, SideChoice,
+    Status,
+};
+use crate::games::any::Variant;
+use crate::games::ataxx::{AtaxxRules, NoMoveRule};
+use crate::games::mill::{BoardFull, MillInPlacing, MillRules, RemoveFromMills, Stalemate};
+use crate::games::stones::StonesRules;
+use crate::games::{EndReason, Outcome, Side};
+
+json_names!(Side { First = "First", Second = "Second" });
+json_names!(SideChoice { First = "first", Second = "second", Random = "random" });
+json_names!(Status { Waiting = "waiting", Playing = "playing", Paused = "paused", Over = "over" });
+json_names!(Event, other = Other {
+    Sync = "sync", Started = "started", Moved = "moved", Paused = "paused",
+    Unpaused = "unpaused", AutoUnpaused = "auto_unpaused", Timeout = "timeout",
+    Resigned = "resigned", DrawOffered = "draw_offered", DrawDeclined = "draw_declined",
+    DrawAgreed = "draw_agreed", RematchOffered = "rematch_offered", Rematch = "rematch",
+});
+json_names!(Refusal, other = Other {
+    NoSuchRoom = "no_such_room", BadToken = "bad_token", BadKey = "bad_key",
+    RoomFull = "room_full", BadGame = "bad_game", NotInRoom = "not_in_room",
+    Spectator = "spectator", NotStarted = "not_started", GameOver = "game_over",
+    NotOver = "not_over", NotYourTurn = "not_your_turn", StalePly = "stale_ply",
+    IllegalMove = "illegal_move", Paused = "paused", NotPaused = "not_paused",
+    NoPausesLeft = "no_pauses_left", NotYourPause = "not_your_pause",
+    NoDrawOffer = "no_draw_offer", DrawAlreadyOffered = "draw_already_offered",
+    AlreadyAsked = "already_asked", AlreadyQueued = "already_queued",
+    NotQueued = "not_queued", Full = "full",
+});
+json_names!(ErrorCode, other = Other {
+    Version = "version", HelloFirst = "hello_first", BadJson = "bad_json",
+    UnknownType = "unknown_type", BadMessage = "bad_message", Binary = "binary",
+    RateLimited = "rate_limited", Server = "server",
+});
+json_names!(EndReason {
+    BoardFull = "BoardFull", NoPieces = "NoPieces", NeitherCanMove = "NeitherCanMove",
+    NoLegalMove = "NoLegalMove", Repetition = "Repetition", MoveLimit = "MoveLimit",
+    TooFewPieces = "TooFewPieces", Timeout = "Timeout", Resignation = "Resignation",
+    Agreement = "Agreement", PlyLimit = "PlyLimit",
+});
+json_names!(NoMoveRule { Pass = "Pass", Lose = "Lose" });
+json_names!(RemoveFromMills { OnlyIfAllInMills = "OnlyIfAllInMills", Always = "Always" });
+json_names!(MillInPlacing { RemoveNow = "RemoveNow", MarkAndDelay = "MarkAndDelay" });
+json_names!(BoardFull { FirstPlayerLoses = "FirstPlayerLoses", Draw = "Draw" });
+json_names!(Stalemate { BlockedSideLoses = "BlockedSideLoses", TurnPasses = "TurnPasses" });
+
+use json::JsonName as _;
+
+impl FromJson for Variant {
+    fn from_json(v: &Json) -> Result<Self, String> {
+        let members = match v {
+            Json::Obj(m) => m.as_slice(),
+            _ => &[],
+        };
+        let [(name, rules)] = members else {
+            return Err(format!(
+                "expected a game such as {{\"Stones\":null}}, found {}",
+                json::kind(v)
+            ));
+        };
+        let err = |e: String| format!("`{name}`: {e}");
+        match name.as_str() {
+            "Ataxx" => Ok(Variant::Ataxx(AtaxxRules {
+                no_move: Fields::of(rules)
+                    .and_then(|f| f.req("no_move"))
+                    .map_err(err)?,
+            })),
+            "Stones" => match rules {
+                Json::Null => Ok(Variant::Stones(StonesRules)),
+                Json::Obj(m) if m.is_empty() => Ok(Variant::Stones(StonesRules)),
+                Json::Arr(a) if a.is_empty() => Ok(Variant::Stones(StonesRules)),
+                v => Err(err(format!("expected null, found {}", json::kind(v)))),
+            },
+            "Mill" => MillRules::from_json(rules).map(Variant::Mill).map_err(err),
+            _ => Err(format!("unknown game `{name}`")),
+        }
+    }
+}
+
+impl FromJson for MillRules {
+    fn from_json(v: &Json) -> Result<Self, String> {
+        let f = Fields::of(v)?;
+        Ok(MillRules {
+            pieces: f.req("pieces")?,
+            diagonal_lines: f.req("diagonal_lines")?,
+            may_fly: f.req("may_fly")?,
+            fly_at: f.req("fly_at")?,
+            lose_below: f.req("lose_below")?,
+            remove_from_mills: f.req("remove_from_mills")?,
+            mill_in_placing: f.req("mill_in_placing")?,
+            move_in_placing: f.req("move_in_placing")?,
+            remove_multiple: f.req("remove_multiple")?,
+            one_time_mill: f.req("one_time_mill")?,
+            board_full: f.req("board_full")?,
+            stalemate: f.req("stalemate")?,
+            n_move_rule: f.req("n_move_rule")?,
+            threefold_repetition: f.req("threefold_repetition")?,
+            defender_first: f.req("defender_first")?,
+        })
+    }
+}
+
+/// Writes a game as `{"Ataxx":{"no_move":"Pass"}}`, `{"Stones":null}` or
+/// `{"Mill":{…}}`.
+fn write_variant(out: &mut String, game: &Variant) {
+    let mut o = ObjWriter::new(out);
+    match game {
+        Variant::Ataxx(r) => {
+            let mut rules = ObjWriter::new(o.key("Ataxx"));
+            rules.str("no_move", r.no_move.json_name()).end();
+        }
+        Variant::Stones(StonesRules) => o.key("Stones").push_str("null"),
+        Variant::Mill(r) => {
+            let mut w = ObjWriter::new(o.key("Mill"));
+            w.num("pieces", r.pieces.into())
+                .bool("diagonal_lines", r.diagonal_lines)
+                .bool("may_fly", r.may_fly)
+                .num("fly_at", r.fly_at.into())
+                .num("lose_below", r.lose_below.into())
+                .str("remove_from_mills", r.remove_from_mills.json_name())
+                .str("mill_in_placing", r.mill_in_placing.json_name())
+                .bool("move_in_placing", r.move_in_placing)
+                .bool("remove_multiple", r.remove_multiple)
+                .bool("one_time_mill", r.one_time_mill)
+                .str("board_full", r.board_full.json_name())
+                .str("stalemate", r.stalemate.json_name())
+                .num("n_move_rule", r.n_move_rule.into())
+                .bool("threefold_repetition", r.threefold_repetition)
+                .bool("defender_first", r.defender_first)
+                .end();
+        }
+    }
+    o.end();
+}
+
+impl FromJson for Outcome {
+    fn from_json(v: &Json) -> Result<Self, String> {
+        let f = Fields::of(v)?;
+        Ok(Outcome {
+            winner: f.req("winner")?,
+            reason: f.req("reason")?,
+        })
+    }
+}
+
+impl FromJson for Limits {
+    fn from_json(v: &Json) -> Result<Self, String> {
+        let f = Fields::of(v)?;
+        Ok(Limits {
+            max_message_bytes: f.req("max_message_bytes")?,
+            rate_per_sec: f.req("rate_per_sec")?,
+            burst: f.req("burst")?,
+            min_clock_secs: f.req("min_clock_secs")?,
+            max_clock_secs: f.req("max_clock_secs")?,
+            pauses_per_player: f.req("pauses_per_player")?,
+            auto_resume_ms: f.req("auto_resume_ms")?,
+            max_plies: f.or_default("max_plies")?,
+        })
+    }
+}
+
+impl FromJson for ClockState {
+    fn from_json(v: &Json) -> Result<Self, String> {
+        let f = Fields::of(v)?;
+        Ok(ClockState {
+            per_move_ms: f.req("per_move_ms")?,
+            remaining_ms: f.req("remaining_ms")?,
+            running: f.req("running")?,
+            at_ms: f.or_default("at_ms")?,
+        })
+    }
+}
+
+/// A `state` or an `update`: the message's own members (beside `type`).
+fn game_state(f: &Fields) -> Result<GameState, String> {
+    Ok(GameState {
+        room: f.req("room")?,
+        game_no: f.req("game_no")?,
+        game: f.req("game")?,
+        start: f.req("start")?,
+        from: f.or_default("from")?,
+        moves: f.req("moves")?,
+        to_move: f.req("to_move")?,
+        status: f.req("status")?,
+        outcome: f.req("outcome")?,
+        clock: f.req("clock")?,
+        pauses_left: f.req("pauses_left")?,
+        paused_by: f.req("paused_by")?,
+        auto_resume_ms: f.req("auto_resume_ms")?,
+        draw_offer: f.req("draw_offer")?,
+        rematch: f.req("rematch")?,
+        seated: f.req("seated")?,
+        connected: f.req("connected")?,
+        spectators: f.req("spectators")?,
+        you: f.req("you")?,
+        event: f.req("event")?,
+    })
+}
+
+impl ServerMsg {
+    /// Reads a server message: a `"type"` this build does not know is
+    /// [`ServerMsg::Unknown`]; anything else malformed is an error that
+    /// says what and where.
+    pub fn from_json(text: &str) -> Result<ServerMsg, String> {
+        let v = json::parse(text)?;
+        let f = Fields::of(&v)?;
+        let kind: String = f.req("type")?;
+        let read = || -> Result<ServerMsg, String> {
+            Ok(match kind.as_str() {
+                "welcome" => ServerMsg::Welcome {
+                    v: f.req("v")?,
+                    limits: f.req("limits")?,
+                    server_ms: f.or_default("server_ms")?,
+                },
+                "seat" => ServerMsg::Seat {
+                    room: f.req("room")?,
+                    token: f.req("token")?,
+                    side: f.req("side")?,
+                    join_key: f.req("join_key")?,
+                },
+                "state" => ServerMsg::State(game_state(&f)?),
+                "update" => ServerMsg::Update(game_state(&f)?),
+                "refused" => ServerMsg::Refused {
+                    code: f.req("code")?,
+                    reason: f.req("reason")?,
+                },
+                "error" => ServerMsg::Error {
+                    code: f.req("code")?,
+                    message: f.req("message")?,
+                },
+                "presence" => ServerMsg::Presence {
+                    side: f.req("side")?,
+                    connected: f.req("connected")?,
+                },
+                "queued" => ServerMsg::Queued {
+                    game: f.req("game")?,
+                    clock_secs: f.req("clock_secs")?,
+                },
+                "queue_cancelled" => ServerMsg::QueueCancelled,
+                "pong" => ServerMsg::Pong {
+                    t: f.req("t")?,
+                    server_ms: f.or_default("server_ms")?,
+                },
+                _ => ServerMsg::Unknown,
+            })
+        };
+        read().map_err(|e| format!("{kind}: {e}"))
+    }
+}
+
+impl ClientMsg {
+    /// The JSON text of this message (as serde writes it for the server).
+    pub fn to_json(&self) -> String {
+        let mut out = String::new();
+        let mut o = ObjWriter::new(&mut out);
+        let kind = |o: &mut ObjWriter, kind: &str| {
+            o.str("type", kind);
+        };
+        match self {
+            ClientMsg::Hello { v } => {
+                kind(&mut o, "hello");
+                o.num("v", (*v).into());
+            }
+            ClientMsg::Create {
+                game,
+                clock_secs,
+                side,
+            } => {
+                kind(&mut o, "create");
+                write_variant(o.key("game"), game);
+                write_clock(&mut o, *clock_secs);
+                o.str("side", side.json_name());
+            }
+            ClientMsg::Join { room, key } => {
+                kind(&mut o, "join");
+                o.str("room", room).str("key", key);
+            }
+            ClientMsg::Reconnect { room, token } => {
+                kind(&mut o, "reconnect");
+                o.str("room", room).str("token", token);
+            }
+            ClientMsg::Watch { room } => {
+                kind(&mut o, "watch");
+                o.str("room", room);
+            }
+            ClientMsg::QuickMatch { game, clock_secs } => {
+                kind(&mut o, "quick_match");
+                write_variant(o.key("game"), game);
+                write_clock(&mut o, *clock_secs);
+            }
+            ClientMsg::CancelQuickMatch => kind(&mut o, "cancel_quick_match"),
+            ClientMsg::CancelInvite => kind(&mut o, "cancel_invite"),
+            ClientMsg::Leave => kind(&mut o, "leave"),
+            ClientMsg::Sync => kind(&mut o, "sync"),
+            ClientMsg::Move { ply, mv } => {
+                kind(&mut o, "move");
+                o.num("ply", (*ply).into()).str("mv", mv);
+            }
+            ClientMsg::Pause => kind(&mut o, "pause"),
+            ClientMsg::Unpause => kind(&mut o, "unpause"),
+            ClientMsg::Resign => kind(&mut o, "resign"),
+            ClientMsg::OfferDraw => kind(&mut o, "offer_draw"),
+            ClientMsg::AnswerDraw { accept } => {
+                kind(&mut o, "answer_draw");
+                o.bool("accept", *accept);
+            }
+            ClientMsg::Rematch => kind(&mut o, "rematch"),
+            ClientMsg::Ping { t } => {
+                kind(&mut o, "ping");
+                o.num("t", *t);
+            }
+        }
+        o.end();
+        out
+    }
+}
+
+fn write_clock(o: &mut ObjWriter, clock_secs: Option<u32>) {
+    match clock_secs {
+        Some(s) => {
+            o.num("clock_secs", s.into());
+        }
+        None => o.key("clock_secs").push_str("null"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::ataxx::NoMoveRule;
+
+    /// A small deterministic generator (xorshift), so the tests need no
+    /// random crate and every failure can be replayed.
+    struct Rng(u64);
+
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            self.0
+        }
+        fn below(&mut self, n: u64) -> u64 {
+            self.next() % n
+        }
+        fn flip(&mut self) -> bool {
+            self.next() & 1 == 1
+        }
+        fn side(&mut self) -> Side {
+            if self.flip() {
+                Side::First
+            } else {
+                Side::Second
+            }
+        }
+        fn text(&mut self) -> String {
+            const PARTS: [&str; 10] = ["a", "b6", "\"", "\\", "\n", "\u{1}", "é", "😀", "/", " "];
+            (0..self.below(6))
+                .map(|_| PARTS[self.below(PARTS.len() as u64) as usize])
+                .collect()
+        }
+        fn number(&mut self) -> u64 {
+            match self.below(4) {
+                0 => 0,
+                1 => self.below(100),
+                2 => u64::MAX,
+                _ => self.next() >> self.below(64),
+            }
+        }
+        fn variant(&mut self) -> Variant {
+            match self.below(3) {
+                0 => Variant::Ataxx(AtaxxRules {
+                    no_move: if self.flip() {
+                        NoMoveRule::Pass
+                    } else {
+                        NoMoveRule::Lose
+                    },
+                }),
+                1 => Variant::Stones(StonesRules),
+                _ => Variant::Mill(MillRules {
+                    pieces: self.below(256) as u8,
+                    diagonal_lines: self.flip(),
+                    may_fly: self.flip(),
+                    fly_at: self.below(5) as u8,
+                    lose_below: self.below(5) as u8,
+                    remove_from_mills: if self.flip() {
+                        RemoveFromMills::Always
+                    } else {
+                        RemoveFromMills::OnlyIfAllInMills
+                    },
+                    mill_in_placing: if self.flip() {
+                        MillInPlacing::RemoveNow
+                    } else {
+                        MillInPlacing::MarkAndDelay
+                    },
+                    move_in_placing: self.flip(),
+                    remove_multiple: self.flip(),
+                    one_time_mill: self.flip(),
+                    board_full: if self.flip() {
+                        BoardFull::Draw
+                    } else {
+                        BoardFull::FirstPlayerLoses
+                    },
+                    stalemate: if self.flip() {
+                        Stalemate::TurnPasses
+                    } else {
+                        Stalemate::BlockedSideLoses
+                    },
+                    n_move_rule: self.number() as u32,
+                    threefold_repetition: self.flip(),
+                    defender_first: self.flip(),
+                }),
+            }
+        }
+        fn opt<T>(&mut self, f: impl FnOnce(&mut Self) -> T) -> Option<T> {
+            self.flip().then(|| f(self))
+        }
+        fn pick<T: Copy>(&mut self, all: &[T]) -> T {
+            all[self.below(all.len() as u64) as usize]
+        }
+        fn state(&mut self) -> GameState {
+            GameState {
+                room: self.text(),
+                game_no: self.number() as u32,
+                game: self.variant(),
+                start: self.text(),
+                from: self.pick(&[0, 0, 3]),
+                moves: (0..self.below(4)).map(|_| self.text()).collect(),
+                to_move: self.side(),
+                status: self.pick(&[
+                    Status::Waiting,
+                    Status::Playing,
+                    Status::Paused,
+                    Status::Over,
+                ]),
+                outcome: self.opt(|r| Outcome {
+                    winner: r.opt(Rng::side),
+                    reason: r.pick(&[
+                        EndReason::Timeout,
+                        EndReason::PlyLimit,
+                        EndReason::BoardFull,
+                    ]),
+                }),
+                clock: ClockState {
+                    per_move_ms: self.number(),
+                    remaining_ms: self.number(),
+                    running: self.flip(),
+                    at_ms: self.number(),
+                },
+                pauses_left: [self.below(4) as u8, 255],
+                paused_by: self.opt(Rng::side),
+                auto_resume_ms: self.opt(Rng::number),
+                draw_offer: self.opt(Rng::side),
+                rematch: [self.flip(), self.flip()],
+                seated: [self.flip(), self.flip()],
+                connected: [self.flip(), self.flip()],
+                spectators: self.number() as u32,
+                you: self.opt(Rng::side),
+                event: self.pick(&[
+                    Event::Sync,
+                    Event::Moved,
+                    Event::AutoUnpaused,
+                    Event::DrawAgreed,
+                ]),
+            }
+        }
+        fn server(&mut self) -> ServerMsg {
+            match self.below(10) {
+                0 => ServerMsg::Welcome {
+                    v: self.number() as u32,
+                    limits: Limits {
+                        max_message_bytes: 4096,
+                        rate_per_sec: self.number() as u32,
+                        burst: 3,
+                        min_clock_secs: 1,
+                        max_clock_secs: 3600,
+                        pauses_per_player: 3,
+                        auto_resume_ms: self.number(),
+                        max_plies: self.number() as u32,
+                    },
+                    server_ms: self.number(),
+                },
+                1 => ServerMsg::Seat {
+                    room: self.text(),
+                    token: self.text(),
+                    side: self.side(),
+                    join_key: self.opt(Rng::text),
+                },
+                2 => ServerMsg::State(self.state()),
+                3 => ServerMsg::Update(self.state()),
+                4 => ServerMsg::Refused {
+                    code: self.pick(&[Refusal::NoSuchRoom, Refusal::StalePly, Refusal::Full]),
+                    reason: self.text(),
+                },
+                5 => ServerMsg::Error {
+                    code: self.pick(&[ErrorCode::Version, ErrorCode::BadJson, ErrorCode::Server]),
+                    message: self.text(),
+                },
+                6 => ServerMsg::Presence {
+                    side: self.side(),
+                    connected: self.flip(),
+                },
+                7 => ServerMsg::Queued {
+                    game: self.variant(),
+                    clock_secs: self.number() as u32,
+                },
+                8 => ServerMsg::QueueCancelled,
+                _ => ServerMsg::Pong {
+                    t: self.number(),
+                    server_ms: self.number(),
+                },
+            }
+        }
+        fn client(&mut self) -> ClientMsg {
+            match self.below(18) {
+                0 => ClientMsg::Hello {
+                    v: self.number() as u32,
+                },
+                1 => ClientMsg::Create {
+                    game: self.variant(),
+                    clock_secs: self.opt(|r| r.number() as u32),
+                    side: self.pick(&[SideChoice::First, SideChoice::Second, SideChoice::Random]),
+                },
+                2 => ClientMsg::Join {
+                    room: self.text(),
+                    key: self.text(),
+                },
+                3 => ClientMsg::Reconnect {
+                    room: self.text(),
+                    token: self.text(),
+                },
+                4 => ClientMsg::Watch { room: self.text() },
+                5 => ClientMsg::QuickMatch {
+                    game: self.variant(),
+                    clock_secs: self.opt(|r| r.number() as u32),
+                },
+                6 => ClientMsg::CancelQuickMatch,
+                7 => ClientMsg::CancelInvite,
+                8 => ClientMsg::Leave,
+                9 => ClientMsg::Sync,
+                10 => ClientMsg::Move {
+                    ply: self.number() as u32,
+                    mv: self.text(),
+                },
+                11 => ClientMsg::Pause,
+                12 => ClientMsg::Unpause,
+                13 => ClientMsg::Resign,
+                14 => ClientMsg::OfferDraw,
+                15 => ClientMsg::AnswerDraw {
+                    accept: self.flip(),
+                },
+                16 => ClientMsg::Rematch,
+                _ => ClientMsg::Ping { t: self.number() },
+            }
+        }
+    }
+
+    fn serde_read(text: &str) -> Result<ServerMsg, String> {
+        serde_json::from_str(text).map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn every_server_message_is_read_as_serde_wrote_it() {
+        let mut rng = Rng(0x5eed);
+        for _ in 0..3000 {
+            let msg = rng.server();
+            let text = msg.to_json();
+            assert_eq!(ServerMsg::from_json(&text).as_ref(), Ok(&msg), "{text}");
+        }
+    }
+
+    #[test]
+    fn every_client_message_is_written_as_serde_writes_it() {
+        let mut rng = Rng(0xc0de);
+        for _ in 0..3000 {
+            let msg = rng.client();
+            let ours = msg.to_json();
+            assert_eq!(ours, serde_json::to_string(&msg).unwrap());
+            assert_eq!(serde_json::from_str::<ClientMsg>(&ours).unwrap(), msg);
+        }
+    }
+
+    #[test]
+    fn spacing_order_unknown_members_and_types_are_read_as_serde_reads_them() {
+        let cases = [
+            r#" { "v" : 2 , "type" : "welcome", "limits": {"max_message_bytes":1,"rate_per_sec":2,"burst":3,"min_clock_secs":4,"max_clock_secs":5,"pauses_per_player":6,"auto_resume_ms":7,"new":[1,{"x":null}]} , "later": "yes" } "#,
+            r#"{"type":"pong","t":5}"#,
+            r#"{"type":"seat","room":"r","token":"t","side":"Second","join_key":null}"#,
+            r#"{"type":"queue_cancelled","extra":1}"#,
+            r#"{"type":"from_the_future","x":1}"#,
+            r#"{"type":"refused","code":"new_code","reason":"r"}"#,
+            r#"{"type":"error","code":"bad_json","message":"m","code2":"x"}"#,
+            r#"{"type":"queued","game":{"Ataxx":{"no_move":"Lose","later":1}},"clock_secs":30}"#,
+            // serde reads a message through its buffer, which takes an
+            // empty object or array for the unit of Stones!'s rules.
+            r#"{"type":"queued","game":{"Stones":{}},"clock_secs":30}"#,
+            r#"{"type":"queued","game":{"Stones":[]},"clock_secs":30}"#,
+        ];
+        for text in cases {
+            let theirs = serde_read(text);
+            assert!(theirs.is_ok(), "{text}: {theirs:?}");
+            assert_eq!(ServerMsg::from_json(text), theirs, "{text}");
+        }
+    }
+
+    #[test]
+    fn bad_server_messages_are_refused_as_serde_refuses_them() {
+        let cases = [
+            "",
+            "null",
+            "[]",
+            r#"{"t":5}"#,
+            r#"{"type":5}"#,
+            r#"{"type":"pong"}"#,
+            r#"{"type":"pong","t":-1}"#,
+            r#"{"type":"pong","t":1.5}"#,
+            r#"{"type":"pong","t":18446744073709551616}"#,
+            r#"{"type":"pong","t":1,"t":2}"#,
+            r#"{"type":"pong","type":"pong","t":1}"#,
+            r#"{"type":"presence","side":"Third","connected":true}"#,
+            r#"{"type":"queued","game":{"Chess":null},"clock_secs":30}"#,
+            r#"{"type":"queued","game":{"Stones":null,"Mill":null},"clock_secs":30}"#,
+            r#"{"type":"queued","game":{},"clock_secs":30}"#,
+            r#"{"type":"queued","game":"Stones","clock_secs":30}"#,
+            r#"{"type":"queued","game":{"Stones":{"a":1}},"clock_secs":30}"#,
+            r#"{"type":"queued","game":{"Stones":null},"clock_secs":4294967296}"#,
+        ];
+        for text in cases {
+            let theirs = serde_read(text);
+            assert!(theirs.is_err(), "serde read {text}");
+            let ours = ServerMsg::from_json(text);
+            assert!(ours.is_err(), "{text} was read as {ours:?}");
+        }
+        assert_eq!(
+            ServerMsg::from_json(r#"{"type":"pong","t":"5"}"#),
+            Err("pong: `t`: expected a number, found a string".into())
+        );
+    }
+
+    /// Every message cut short, and every byte changed to each of a few
+    /// characters, is read exactly when serde reads it, as serde reads it.
+    #[test]
+    fn changed_messages_are_read_exactly_when_serde_reads_them() {
+        let mut rng = Rng(0xbad);
+        let mut checked = 0;
+        for _ in 0..40 {
+            let text = rng.server().to_json();
+            let mut variants: Vec<String> = (0..text.len())
+                .filter(|&i| text.is_char_boundary(i))
+                .map(|i| text[..i].to_string())
+                .collect();
+            for (i, c) in text.char_indices() {
+                if !c.is_ascii() {
+                    continue;
+                }
+                for r in [
+                    '{', '}', '[', ']', '"', ',', ':', '0', '9', '-', 'n', 'x', '\\', ' ', '.',
+                ] {
+                    let mut t = text.clone();
+                    t.replace_range(i..i + 1, r.encode_utf8(&mut [0; 4]));
+                    variants.push(t);
+                }
+            }
+            for t in variants {
+                let (ours, theirs) = (ServerMsg::from_json(&t), serde_read(&t));
+                match (&ours, &theirs) {
+                    (Ok(a), Ok(b)) => assert_eq!(a, b, "{t}"),
+                    (Err(_), Err(_)) => {}
+                    _ => panic!("{t}: ours {ours:?}, serde {theirs:?}"),
+                }
+                checked += 1;
+            }
+        }
+        assert!(checked > 10_000, "{checked}");
+    }
+}
