@@ -39,13 +39,14 @@ const input = path.join(targetDir, 'wasm32-unknown-unknown', release ? 'release-
 
 const work = path.join(targetDir, 'split');
 fs.rmSync(work, { recursive: true, force: true });
-// Code needed by six or more of the nine split points goes to the main
-// module (our patch to the splitter, .ci/wasm-split-cli.patch): the splitter
-// otherwise gives each set of split points that share code a chunk of its
-// own, and a first visit to a game fetched 48 files, 29 of them under 1 KB
-// gzip. Measured over every threshold (the README's figures): 6 gives the
-// smallest first visit to a game.
-run('wasm-split-cli', ['--out-name', 'stoneplay', input, work], { WASM_SPLIT_MAIN_SHARED_BY: '6' });
+// Code needed by five or more of the nine split modules goes to the main
+// module (our patch to the splitter, .ci/wasm-split-cli.patch): the
+// splitter otherwise gives each set of split modules that share code a
+// chunk of its own, and a first visit to a game fetched 48 files, 29 of
+// them under 1 KB gzip. Measured over the thresholds (the README's
+// figures), 5 gives the smallest largest first visit and the fewest files;
+// WASM_SPLIT_MAIN_SHARED_BY in the environment overrides it, to measure.
+run('wasm-split-cli', ['--out-name', 'stoneplay', input, work], { WASM_SPLIT_MAIN_SHARED_BY: process.env.WASM_SPLIT_MAIN_SHARED_BY ?? '5' });
 const out = path.join(staging, 'pkg');
 fs.mkdirSync(out, { recursive: true });
 // --keep-lld-exports: the chunks call through the main module's function
@@ -88,7 +89,10 @@ const split = q.has('bench') ? 'extras'
   : game ? 'game_' + game
   : q.has('rules') ? 'game_' + q.get('rules')
   : 'home';
-for (const f of needs[split] ?? []) {
+// The online lobby (?online with no room) is the home screen's part too:
+// the setup form is in it.
+const lobby = split === 'online' && q.get('online') === '' && !q.has('watch') ? needs.home : [];
+for (const f of new Set([...(needs[split] ?? []), ...lobby])) {
   const l = document.createElement('link');
   l.rel = 'preload'; l.as = 'fetch'; l.crossOrigin = 'anonymous'; l.type = 'application/wasm';
   l.href = new URL(f, import.meta.url).href;

@@ -4,8 +4,9 @@
 //! `--cfg stoneplay_split`) cuts each function below, and the code only it
 //! reaches, into its own wasm chunk with `wasm_split_helpers` (re-exported
 //! by Leptos). There are ten parts: each game's screen, the review panel
-//! (shown once a game against the computer is over), the home screen,
-//! online play (the lobby, seats and connection), each game's online
+//! (shown once a game against the computer is over), the home screen with
+//! the online setup form (a room's link needs neither), online play
+//! (seats, connection and the cards around a room), each game's online
 //! screen, and the rest ("extras": the settings, the New game sheet and
 //! the benchmark). A game's rules page is in its game's part: its diagrams
 //! are drawn by the game's board. A first visit to a game fetches the
@@ -121,7 +122,16 @@ split!(online, preload_online: fn online(parts: Parts, link: OnlineLink) -> AnyV
             Variant::Mill(r) => call!(online_mill(driver, r)),
         })
     });
-    view! { <super::online::OnlinePage link=link game=game/> }.into_any()
+    let setup = Callback::new(move |(driver, server): (Driver, String)| {
+        parts.view(Part::Home, move || call!(lobby(driver, server)))
+    });
+    view! { <super::online::OnlinePage link=link game=game setup=setup/> }.into_any()
+});
+
+// In the home screen's part: both list your online games, and a room's
+// link needs neither.
+split!(home, preload_home_1: fn lobby(driver: Driver, server: String) -> AnyView {
+    view! { <super::online::SetupForm driver=driver server=server/> }.into_any()
 });
 
 /// A finished game's review panel, of any game.
@@ -217,7 +227,10 @@ impl Part {
     #[cfg(stoneplay_split)]
     async fn fetch(self) -> Result<(), Unavailable> {
         match self {
-            Part::Home => preload_home().await?,
+            Part::Home => {
+                preload_home().await?;
+                preload_home_1().await?;
+            }
             // Each function keeps its own loader: the chunk is fetched
             // once, and each loader must see it in before its function
             // can be called without waiting.

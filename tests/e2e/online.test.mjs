@@ -174,9 +174,15 @@ test('Mill online: a mill and its removal reach the other device; each player ha
   await tid(a.page, 'online-side').selectOption('first');
   await tid(a.page, 'create-game').click();
   await a.page.waitForFunction(() => document.querySelector('[data-testid=invite-link]')?.value.includes('key='));
-  const b = await openPage(browser, await tid(a.page, 'invite-link').inputValue());
+  const b = await openPage(browser, 'about:blank');
+  const fetched = [];
+  b.page.on('request', (r) => fetched.push(r.url().split('/').pop()));
+  await b.page.goto(await tid(a.page, 'invite-link').inputValue());
   await b.page.locator('[data-point]').first().waitFor();
   await a.page.locator('[data-point]').first().waitFor();
+  // A room's link fetches the online part and Mill's online screen, not
+  // the setup form (home's part) or the local game screens.
+  assert.deepEqual(fetched.filter((f) => f.startsWith('split_')).sort(), ['split_online.wasm', 'split_online_mill.wasm']);
   const handY = async (page, cls) => (await page.locator(`circle.hand.${cls}`).first().boundingBox()).y;
   assert.ok(await handY(a.page, 'pw') > await handY(a.page, 'pb'), 'White\'s hand at the bottom for White');
   assert.ok(await handY(b.page, 'pb') > await handY(b.page, 'pw'), 'Black\'s hand at the bottom for Black');

@@ -278,10 +278,15 @@ fn phase_of(s: &Session) -> Phase {
 }
 
 /// The online page for `link`. `game` draws a room's game once it starts,
-/// given the connection and the room's variant (the app's draws each
-/// game's screen from that game's own chunk).
+/// given the connection and the room's variant, and `setup` the setup
+/// form, given the connection and the server (the app's draw each from a
+/// chunk of its own, so a room's link does not fetch the form).
 #[component]
-pub fn OnlinePage(link: OnlineLink, game: Callback<(Driver, Variant), AnyView>) -> impl IntoView {
+pub fn OnlinePage(
+    link: OnlineLink,
+    game: Callback<(Driver, Variant), AnyView>,
+    setup: Callback<(Driver, String), AnyView>,
+) -> impl IntoView {
     let settings = expect_context::<RwSignal<Settings>>();
     let nav = expect_context::<Nav>();
     let lang = use_lang();
@@ -325,7 +330,7 @@ pub fn OnlinePage(link: OnlineLink, game: Callback<(Driver, Variant), AnyView>) 
 
     let body = move || {
         match phase.get() {
-        Phase::Setup => view! { <SetupForm driver=driver server=server.get_value()/> }.into_any(),
+        Phase::Setup => setup.run((driver, server.get_value())),
         Phase::Connecting => view! {
             <div class="online-card" data-testid="online-connecting">
                 <h2>{move || t!(lang.get(), "online.title")}</h2>
@@ -463,7 +468,7 @@ fn ProblemCard(
 
 /// Create a game for a friend, or join the quick-match queue.
 #[component]
-fn SetupForm(driver: Driver, server: String) -> impl IntoView {
+pub fn SetupForm(driver: Driver, server: String) -> impl IntoView {
     let settings = expect_context::<RwSignal<Settings>>();
     let lang = use_lang();
     let kind = move || settings.with(|s| s.online_game);
