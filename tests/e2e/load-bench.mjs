@@ -22,7 +22,7 @@ if (fs.existsSync(preload)) {
   const visit = (...points) => gz('pkg/stoneplay_bg.wasm')
     + [...new Set(points.flatMap((p) => needs[p] ?? []))].reduce((sum, f) => sum + gz(path.join('pkg', f)), 0);
   const pages = [['home (?)', 'home'], ...['ataxx', 'stones', 'mill'].map((g) => [`?game=${g} or ?rules=${g}`, `game_${g}`]),
-    ['?bench', 'extras'], ['?online (lobby)', 'online'],
+    ['?bench', 'extras'], ['?online (lobby, with the setup form in the home part)', 'online', 'home'],
     ...['ataxx', 'stones', 'mill'].map((g) => [`an online ${g} room`, 'online', `online_${g}`])];
   for (const [name, ...points] of pages) console.log(`first visit's wasm, ${name}: ${visit(...points)} gzip`);
 }
