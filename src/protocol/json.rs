@@ -88,36 +88,17 @@ impl Parser<'_> {
             Some(b'f') => self.word("false", Json::Bool(false)),
             Some(b'"') => self.string().map(Json::Str),
             Some(b'-' | b'0'..=b'9') => self.number(),
-            Some(b'[') => self.nested(|p| {
+            Some(b'[') => {
                 let mut items = Vec::new();
-                p.i += 1;
-                p.ws();
-                if p.peek() == Some(b']') {
-                    p.i += 1;
-                    return Ok(Json::Arr(items));
-                }
-                loop {
+                self.list(b']', "expected `,` or `]`", |p| {
                     items.push(p.value()?);
-                    p.ws();
-                    match p.peek() {
-                        Some(b',') => p.i += 1,
-                        Some(b']') => {
-                            p.i += 1;
-                            return Ok(Json::Arr(items));
-                        }
-                        _ => return Err(p.err("expected `,` or `]`")),
-                    }
-                }
-            }),
-            Some(b'{') => self.nested(|p| {
+                    Ok(())
+                })?;
+                Ok(Json::Arr(items))
+            }
+            Some(b'{') => {
                 let mut members = Vec::new();
-                p.i += 1;
-                p.ws();
-                if p.peek() == Some(b'}') {
-                    p.i += 1;
-                    return Ok(Json::Obj(members));
-                }
-                loop {
+                self.list(b'}', "expected `,` or `}`", |p| {
                     p.ws();
                     if p.peek() != Some(b'"') {
                         return Err(p.err("expected a member name"));
@@ -126,33 +107,48 @@ impl Parser<'_> {
                     p.ws();
                     p.eat(b':', "expected `:`")?;
                     members.push((key, p.value()?));
-                    p.ws();
-                    match p.peek() {
-                        Some(b',') => p.i += 1,
-                        Some(b'}') => {
-                            p.i += 1;
-                            return Ok(Json::Obj(members));
-                        }
-                        _ => return Err(p.err("expected `,` or `}`")),
-                    }
-                }
-            }),
+                    Ok(())
+                })?;
+                Ok(Json::Obj(members))
+            }
             Some(_) => Err(self.err("expected a value")),
             None => Err(self.err("unexpected end")),
         }
     }
 
-    fn nested(
+    /// The items of an array or an object, `self.i` at its opening
+    /// bracket: `item` reads one, and they are separated by `,` up to
+    /// `close`; `what` is the error when neither follows an item.
+    fn list(
         &mut self,
-        f: impl FnOnce(&mut Self) -> Result<Json, String>,
-    ) -> Result<Json, String> {
+        close: u8,
+        what: &str,
+        mut item: impl FnMut(&mut Self) -> Result<(), String>,
+    ) -> Result<(), String> {
         if self.depth == MAX_DEPTH {
             return Err(self.err("nested too deeply"));
         }
         self.depth += 1;
-        let v = f(self);
+        self.i += 1;
+        self.ws();
+        if self.peek() == Some(close) {
+            self.i += 1;
+        } else {
+            loop {
+                item(self)?;
+                self.ws();
+                match self.peek() {
+                    Some(b',') => self.i += 1,
+                    Some(c) if c == close => {
+                        self.i += 1;
+                        break;
+                    }
+                    _ => return Err(self.err(what)),
+                }
+            }
+        }
         self.depth -= 1;
-        v
+        Ok(())
     }
 
     fn digits(&mut self) -> usize {
@@ -372,7 +368,7 @@ impl<'a> Fields<'a> {
     /// The member `key`, read as `T`; it must be there.
     pub fn req<T: FromJson>(&self, key: &str) -> Result<T, String> {
         match self.get(key)? {
-            Some(v) => T::from_json(v).map_err(|e| format!("`{key}`: {e}")),
+            Some(v) => read(key, v),
             None => T::missing().ok_or_else(|| format!("missing field `{key}`")),
         }
     }
@@ -380,10 +376,15 @@ impl<'a> Fields<'a> {
     /// The member `key`, or `T`'s default when it is absent.
     pub fn or_default<T: FromJson + Default>(&self, key: &str) -> Result<T, String> {
         match self.get(key)? {
-            Some(_) => self.req(key),
+            Some(v) => read(key, v),
             None => Ok(T::default()),
         }
     }
+}
+
+/// The member `key`'s value `v` as `T`, an error naming the member.
+fn read<T: FromJson>(key: &str, v: &Json) -> Result<T, String> {
+    T::from_json(v).map_err(|e| format!("`{key}`: {e}"))
 }
 
 /// What a value is, for error messages.
