@@ -5,7 +5,9 @@
 
 use std::path::{Path, PathBuf};
 
-use stoneplay::ai::duel::{self, DuelConfig, DuelGame, Fault, GameResult, TimeControl};
+use stoneplay::ai::duel::{
+    self, DuelConfig, DuelGame, EngineSetup, Fault, GameResult, TimeControl,
+};
 use stoneplay::ai::stats::{
     elo, elo_of_score, expected_score, Pentanomial, Sprt, Trinomial, Verdict,
 };
@@ -148,6 +150,8 @@ fn config(game: DuelGame, old: PathBuf, new: PathBuf, book: Vec<String>, games: 
         sprt: Some(Sprt::default()),
         margin_ms: 1000,
         max_plies: 400,
+        movetime_ms: None,
+        setup: Default::default(),
     }
 }
 
@@ -303,5 +307,121 @@ fn faults_lose_with_a_clear_record() {
         assert_eq!(count, [0, 2], "{path:?}");
         assert!(s.report(None).iter().any(|l| l.contains("W 0 D 0 L 2")));
     }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A public engine as `engine duel` meets it: started without our
+/// arguments, set up with `setoption`, given `go movetime`, and answering
+/// the way Sanmill does (`info score N bestmove MOVE`).
+#[test]
+fn a_public_engine_gets_its_arguments_options_and_movetime() {
+    let dir = std::env::temp_dir().join(format!("stoneplay-duel-setup-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let log = dir.join("in.log");
+    let _ = std::fs::remove_file(&log);
+    use std::os::unix::fs::PermissionsExt;
+    let path = dir.join("public.sh");
+    let text = format!(
+        "#!/bin/sh\necho \"args [$*]\" >> {log}\nwhile read -r line; do\n  echo \"$line\" >> {log}\n  case \"$line\" in\n    uai|uci) echo uaiok; echo uciok;;\n    isready) echo readyok;;\n    go*) echo 'info string not bestmove a1'; echo 'info score 3 bestmove b6';;\n    quit) exit 0;;\n  esac\ndone\n",
+        log = log.display()
+    );
+    std::fs::write(&path, text).unwrap();
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let book = vec!["x5o/7/7/7/7/7/o5x x 0 1".to_string()];
+    let mut cfg = config(DuelGame::Ataxx, path, engine(), book, 2);
+    cfg.movetime_ms = Some(150);
+    cfg.sprt = None;
+    cfg.setup[0] = EngineSetup {
+        args: Some(vec![]),
+        options: vec![
+            ("SkillLevel".into(), "30".into()),
+            ("MoveTime".into(), "1".into()),
+        ],
+    };
+    let mut seen = Vec::new();
+    duel::run(&cfg, &mut |g, _| seen.push(g.clone()));
+    assert_eq!(seen.len(), 2);
+    let first = seen.iter().find(|g| !g.new_first).unwrap();
+    assert_eq!(
+        first.moves.first().map(String::as_str),
+        Some("b6"),
+        "{first:?}"
+    );
+    // It answers b6 to every `go`, so its second move is illegal: read,
+    // not lost on time.
+    for g in &seen {
+        assert_eq!(g.fault, Some((Fault::Illegal, false)), "{g:?}");
+        assert!(g.reason.contains("'b6'"), "{g:?}");
+    }
+    let sent = std::fs::read_to_string(&log).unwrap();
+    let lines: Vec<&str> = sent.lines().collect();
+    // Started with no arguments, twice (a fresh process a game).
+    assert_eq!(
+        lines.iter().filter(|l| **l == "args []").count(),
+        2,
+        "{sent}"
+    );
+    let set = lines
+        .iter()
+        .position(|l| *l == "setoption name SkillLevel value 30")
+        .expect("the option was sent");
+    assert_eq!(lines[set + 1], "setoption name MoveTime value 1");
+    let gos: Vec<&&str> = lines.iter().filter(|l| l.starts_with("go")).collect();
+    assert!(!gos.is_empty());
+    assert!(gos.iter().all(|l| **l == "go movetime 150"), "{gos:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn answers_are_read_in_both_forms() {
+    assert_eq!(duel::answer_move("bestmove b6"), Some("b6"));
+    assert_eq!(duel::answer_move("bestmove a1-a4 ponder d7"), Some("a1-a4"));
+    assert_eq!(
+        duel::answer_move("info score -12 bestmove xd3"),
+        Some("xd3")
+    );
+    assert_eq!(
+        duel::answer_move("info score 3 aimovetype perfect bestmove d6"),
+        Some("d6")
+    );
+    assert_eq!(duel::answer_move("bestmove"), Some(""));
+    assert_eq!(duel::answer_move("info string bestmove a1"), None);
+    assert_eq!(duel::answer_move("info depth 3 score cp 5 pv d6"), None);
+    assert_eq!(duel::answer_move("readyok"), None);
+}
+
+/// In Mill the game ends on the removal that leaves two pieces, and the
+/// remover is still to move then: the win is the remover's. (A script
+/// outside the repository once scored these endings for the side to move
+/// and so gave them to the loser.)
+#[test]
+fn a_mill_game_won_by_a_removal_goes_to_the_remover() {
+    let dir = std::env::temp_dir().join(format!("stoneplay-duel-remove-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    // White slides f4-g4 (closing a mill) and removes d3: Black is left
+    // with two pieces.
+    let remover = script(
+        &dir,
+        "remover.sh",
+        "case \"$pos\" in *f4-g4*) echo 'bestmove xd3';; *) echo 'bestmove f4-g4';; esac",
+    );
+    let text = std::fs::read_to_string(&remover).unwrap().replace(
+        "  case \"$line\" in",
+        "  case \"$line\" in position*) pos=\"$line\";; esac\n  case \"$line\" in",
+    );
+    std::fs::write(&remover, text).unwrap();
+    let book = vec!["****@***/*OOO@**O/*O*O@O** w m s 7 0 3 0 0 0 0 0 0 0 0 0 18".to_string()];
+    let mut cfg = config(DuelGame::Mill, remover.clone(), remover, book, 2);
+    cfg.sprt = None;
+    let mut seen = Vec::new();
+    let s = duel::run(&cfg, &mut |g, _| seen.push(g.clone()));
+    assert_eq!(seen.len(), 2);
+    for g in &seen {
+        assert_eq!(g.moves, ["f4-g4", "xd3"], "{g:?}");
+        assert_eq!(g.result, GameResult::FirstWins, "{g:?}");
+        assert!(g.fault.is_none());
+    }
+    // Each side won the game it had White in.
+    assert_eq!((s.games.wins, s.games.losses), (1, 1));
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -167,6 +167,43 @@ pub struct DuelConfig {
     pub margin_ms: u64,
     /// A game still going after this many plies is adjudicated a draw.
     pub max_plies: usize,
+    /// Instead of the clock, a fixed time per move (`go movetime MS`), as
+    /// public engines are often compared: each move may take it plus
+    /// `margin_ms`, and there is no clock to run out.
+    pub movetime_ms: Option<u64>,
+    /// How each engine is started and set up, `[old, new]`.
+    pub setup: [EngineSetup; 2],
+}
+
+/// How one engine is started and set up, for engines that are not ours.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct EngineSetup {
+    /// The arguments after the binary; `None`: the game's own (`uai`, `uci
+    /// mill`, `uci stones`). Some engines read their arguments as commands
+    /// (Sanmill runs them and exits), so they need none: `Some(vec![])`.
+    pub args: Option<Vec<String>>,
+    /// `(name, value)` pairs sent as `setoption name NAME value VALUE`
+    /// after the handshake, in order.
+    pub options: Vec<(String, String)>,
+}
+
+/// The move of an engine's answer: `bestmove MOVE …`, or the form some Mill
+/// engines answer with, `info score N … bestmove MOVE` (Sanmill). An
+/// `info string` line is never an answer.
+pub fn answer_move(line: &str) -> Option<&str> {
+    let mut words = line.split_whitespace();
+    match words.next()? {
+        "bestmove" => Some(words.next().unwrap_or("")),
+        "info" => {
+            let mut words = words.peekable();
+            if words.peek() == Some(&"string") {
+                return None;
+            }
+            words.find(|w| *w == "bestmove")?;
+            Some(words.next().unwrap_or(""))
+        }
+        _ => None,
+    }
 }
 
 /// Who won a game, seen from the board.
@@ -478,7 +515,7 @@ fn play_one<G: Game>(
     cfg: &DuelConfig,
     rules: &G::Rules,
     fen: &str,
-    players: [&PathBuf; 2],
+    players: [(&PathBuf, &EngineSetup); 2],
 ) -> (Vec<String>, GameResult, String, Option<(Fault, Side)>) {
     let dialect = cfg.game.dialect();
     let start = G::from_text(fen, rules).expect("book positions are checked when read");
@@ -493,15 +530,22 @@ fn play_one<G: Game>(
     };
     // Start both engines and shake hands.
     let mut procs = Vec::with_capacity(2);
-    for (i, path) in players.iter().enumerate() {
+    for (i, (path, setup)) in players.iter().enumerate() {
         let side = if i == 0 { Side::First } else { Side::Second };
         let ok_word = format!("{}ok", dialect.hello);
-        let p = EngineProc::start(path, dialect.args).and_then(|mut p| {
+        let args: Vec<&str> = match &setup.args {
+            Some(a) => a.iter().map(String::as_str).collect(),
+            None => dialect.args.to_vec(),
+        };
+        let p = EngineProc::start(path, &args).and_then(|mut p| {
             p.send(dialect.hello);
             p.wait_for(|l| l == ok_word, HANDSHAKE)
                 .map_err(|_| format!("no '{ok_word}' within {} s", HANDSHAKE.as_secs()))?;
             for o in dialect.options {
                 p.send(o);
+            }
+            for (name, value) in &setup.options {
+                p.send(&format!("setoption name {name} value {value}"));
             }
             p.send(&format!("{}newgame", dialect.hello));
             p.send("isready");
@@ -542,23 +586,24 @@ fn play_one<G: Game>(
             format!("position fen {fen} moves {}", moves.join(" "))
         };
         let [(t1, i1), (t2, i2)] = dialect.clocks;
-        let go = match cfg.nodes {
-            Some(n) => format!("go nodes {n}"),
-            None => format!(
+        let go = match (cfg.nodes, cfg.movetime_ms) {
+            (Some(n), _) => format!("go nodes {n}"),
+            (None, Some(ms)) => format!("go movetime {ms}"),
+            (None, None) => format!(
                 "go {t1} {} {t2} {} {i1} {} {i2} {}",
                 clock[0], clock[1], cfg.tc.inc_ms, cfg.tc.inc_ms
             ),
         };
         let t0 = Instant::now();
         let sent = p.send(&position) && p.send(&go);
-        let left = if cfg.nodes.is_some() {
-            cfg.tc.base_ms
-        } else {
-            clock[side.index()]
+        let left = match (cfg.nodes, cfg.movetime_ms) {
+            (Some(_), _) => cfg.tc.base_ms,
+            (None, Some(ms)) => ms,
+            (None, None) => clock[side.index()],
         };
         let allowed = Duration::from_millis(left + cfg.margin_ms);
         let answer = if sent {
-            p.wait_for(|l| l.starts_with("bestmove"), allowed)
+            p.wait_for(|l| answer_move(l).is_some(), allowed)
         } else {
             Err(Wait::Ended)
         };
@@ -575,15 +620,23 @@ fn play_one<G: Game>(
             }
         };
         if used > allowed {
-            let why = format!(
-                "lost on time ({} ms used, {} ms left)",
-                used.as_millis(),
-                clock[side.index()]
-            );
+            let why = match (cfg.nodes, cfg.movetime_ms) {
+                (None, Some(ms)) => {
+                    format!(
+                        "lost on time ({} ms used, {ms} ms a move)",
+                        used.as_millis()
+                    )
+                }
+                _ => format!(
+                    "lost on time ({} ms used, {} ms left)",
+                    used.as_millis(),
+                    clock[side.index()]
+                ),
+            };
             let (r, why, f) = lose(side, Fault::Time, why);
             return (moves, r, why, f);
         }
-        let text = line.split_whitespace().nth(1).unwrap_or("").to_string();
+        let text = answer_move(&line).unwrap_or("").to_string();
         if let Err(e) = record.play_text(&text) {
             let why = if text == "(none)" || text.is_empty() {
                 "no move in a live position".to_string()
@@ -594,7 +647,7 @@ fn play_one<G: Game>(
             return (moves, r, why, f);
         }
         moves.push(text);
-        if cfg.nodes.is_none() {
+        if cfg.nodes.is_none() && cfg.movetime_ms.is_none() {
             let c = &mut clock[side.index()];
             *c = c.saturating_sub(used.as_millis() as u64) + cfg.tc.inc_ms;
         }
@@ -606,6 +659,8 @@ fn play_game(cfg: &DuelConfig, index: usize) -> DuelGameRecord {
     let fen = cfg.book[opening].clone();
     let new_first = index % 2 == 1;
     let [old, new] = &cfg.engines;
+    let [old_setup, new_setup] = &cfg.setup;
+    let (old, new) = ((old, old_setup), (new, new_setup));
     let players = if new_first { [new, old] } else { [old, new] };
     let (moves, result, reason, fault) = match cfg.game {
         DuelGame::Ataxx => play_one::<Ataxx>(cfg, &AtaxxRules::default(), &fen, players),

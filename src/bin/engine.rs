@@ -45,9 +45,10 @@ const USAGE: &str = "usage: engine perft GAME DEPTH [POSITION] [--divide] [--rul
                                        Mill or Stones! over UCI on stdin/stdout
        engine bench                    fixed-depth search speed per game
        engine match GAME LEVEL_A LEVEL_B N [--movetime MS] [--time-scale F] [--seed S]
-       engine duel OLD NEW --game GAME --tc BASE+INC|--nodes N --games N --book FILE
+       engine duel OLD NEW --game GAME --tc BASE+INC|--nodes N|--movetime MS --games N --book FILE
                    [--concurrency K] [--out FILE] [--sprt elo0=0,elo1=5,alpha=0.05,beta=0.05]
-                   [--margin MS] [--max-plies P]
+                   [--margin MS] [--max-plies P] [--old-args ARGS] [--new-args ARGS]
+                   [--old-option NAME=VALUE]... [--new-option NAME=VALUE]...
                                        match two engine binaries over UAI/UCI
        engine book GAME --plies N --count K --out FILE [--depth D] [--margin CP] [--seed S]
                                        balanced openings for duel
@@ -681,9 +682,36 @@ fn number<T: std::str::FromStr>(
 }
 
 fn duel_command(args: &[String]) -> Result<(), String> {
-    use stoneplay::ai::duel::{self, DuelConfig, TimeControl};
+    use stoneplay::ai::duel::{self, DuelConfig, EngineSetup, TimeControl};
+    // `--old-option` and `--new-option` may be given many times; the other
+    // options once.
+    let mut setup = [EngineSetup::default(), EngineSetup::default()];
+    let mut args = args.to_vec();
+    let mut i = 0;
+    while i < args.len() {
+        let side = match args[i].as_str() {
+            "--old-option" => 0,
+            "--new-option" => 1,
+            _ => {
+                i += 1;
+                continue;
+            }
+        };
+        let flag = args.remove(i);
+        if i >= args.len() {
+            return Err(format!("{flag} needs a value"));
+        }
+        let v = args.remove(i);
+        let (name, value) = v
+            .split_once('=')
+            .filter(|(n, _)| !n.trim().is_empty())
+            .ok_or_else(|| format!("{flag} '{v}': expected NAME=VALUE"))?;
+        setup[side]
+            .options
+            .push((name.trim().to_string(), value.trim().to_string()));
+    }
     let (rest, opts) = options(
-        args,
+        &args,
         &[
             "game",
             "tc",
@@ -695,8 +723,16 @@ fn duel_command(args: &[String]) -> Result<(), String> {
             "margin",
             "max-plies",
             "nodes",
+            "movetime",
+            "old-args",
+            "new-args",
         ],
     )?;
+    for (side, key) in ["old-args", "new-args"].into_iter().enumerate() {
+        if let Some(a) = opts.get(key) {
+            setup[side].args = Some(a.split_whitespace().map(str::to_string).collect());
+        }
+    }
     let [old, new] = &rest[..] else {
         return Err(usage("duel"));
     };
@@ -710,9 +746,17 @@ fn duel_command(args: &[String]) -> Result<(), String> {
     if nodes == Some(0) {
         return Err("--nodes must be at least 1".into());
     }
+    let movetime: Option<u64> = number(&opts, "movetime")?;
+    if movetime == Some(0) {
+        return Err("--movetime must be at least 1".into());
+    }
+    let limits = [opts.contains_key("tc"), nodes.is_some(), movetime.is_some()];
+    if limits.iter().filter(|&&x| x).count() > 1 && movetime.is_some() {
+        return Err("--movetime goes without --tc and --nodes".into());
+    }
     // With --nodes the clock only catches a hung engine: 60 s a move
-    // unless --tc says otherwise.
-    let tc = match (opts.get("tc"), nodes) {
+    // unless --tc says otherwise. With --movetime there is no clock.
+    let tc = match (opts.get("tc"), nodes.or(movetime)) {
         (None, Some(_)) => TimeControl::parse("60")?,
         _ => TimeControl::parse(&need("tc")?)?,
     };
@@ -745,12 +789,15 @@ fn duel_command(args: &[String]) -> Result<(), String> {
         sprt,
         margin_ms: number(&opts, "margin")?.unwrap_or(100),
         max_plies: number(&opts, "max-plies")?.unwrap_or(2000),
+        movetime_ms: movetime,
+        setup,
     };
     // The limit as the summary says it and as the games file's header
     // repeats the command line.
-    let (limit, limit_flag) = match nodes {
-        Some(n) => (format!("{n} nodes a move"), format!("nodes {n}")),
-        None => (format!("tc {tc}"), format!("tc {tc}")),
+    let (limit, limit_flag) = match (nodes, movetime) {
+        (Some(n), _) => (format!("{n} nodes a move"), format!("nodes {n}")),
+        (None, Some(ms)) => (format!("{ms} ms a move"), format!("movetime {ms}")),
+        (None, None) => (format!("tc {tc}"), format!("tc {tc}")),
     };
     let mut out = match opts.get("out") {
         Some(path) => {
@@ -759,12 +806,13 @@ fn duel_command(args: &[String]) -> Result<(), String> {
             let _ = writeln!(f, "{}", duel::GAMES_FILE_HEADER);
             let _ = writeln!(
                 f,
-                "# duel {} {} --game {} --{} --games {}",
+                "# duel {} {} --game {} --{} --games {}{}",
                 old,
                 new,
                 game.slug(),
                 limit_flag,
-                games
+                games,
+                setup_flags(&cfg.setup)
             );
             Some(f)
         }
@@ -800,6 +848,21 @@ fn duel_command(args: &[String]) -> Result<(), String> {
         out!("{l}");
     }
     Ok(())
+}
+
+/// The engine set-up flags of a duel, as the games file's header repeats
+/// them (empty for our own engines).
+fn setup_flags(setup: &[stoneplay::ai::duel::EngineSetup; 2]) -> String {
+    let mut s = String::new();
+    for (side, e) in ["old", "new"].iter().zip(setup) {
+        if let Some(a) = &e.args {
+            s += &format!(" --{side}-args '{}'", a.join(" "));
+        }
+        for (n, v) in &e.options {
+            s += &format!(" --{side}-option '{n}={v}'");
+        }
+    }
+    s
 }
 
 fn book_command(args: &[String]) -> Result<(), String> {
