@@ -1,6 +1,8 @@
 //! Negamax alpha-beta with principal variation search, iterative deepening,
 //! a transposition table, killer and history move ordering, late-move
-//! reductions, repetition detection along the path, a polled deadline and,
+//! reductions, late-move pruning of quiet moves near the leaves (where a
+//! game asks for it: [`Evaluate::LATE_QUIET`], Territory Duel), repetition
+//! detection along the path, a polled deadline and,
 //! where the game names moves to resolve at the horizon
 //! ([`Evaluate::horizon_moves`]: Mill's removals and mill closures), a
 //! quiescence search at the leaves.
@@ -635,6 +637,17 @@ impl<G: Game + Evaluate> Searcher<G> {
             select_next(&mut moves, &mut hints, i);
             let mv = moves[i];
             let quiet = hints[i] < (1 << 23);
+            // Late-move pruning (Strong and Master: the lower levels keep
+            // the full width they were calibrated with). Moves come best
+            // hint first, so every move from here on is quiet too.
+            if quiet
+                && !pv_node
+                && !self.plain
+                && (1..=3).contains(&depth)
+                && i >= G::LATE_QUIET[depth as usize - 1]
+            {
+                break;
+            }
             let mut child = pos.clone();
             child.play_unchecked(mv);
             let same = child.side_to_move() == us;
@@ -712,5 +725,53 @@ impl<G: Game + Evaluate> Searcher<G> {
             },
         );
         best
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ai::InstantClock;
+    use crate::games::ataxx::{Ataxx, AtaxxRules};
+
+    fn nodes_to_depth(pos: &Ataxx, depth: u32, plain: bool) -> (u64, i32) {
+        let clock = InstantClock::new();
+        let ctl = Control {
+            clock: &clock,
+            stop: None,
+            start_ms: clock.now_ms(),
+            deadline_ms: None,
+            soft_ms: None,
+            max_nodes: None,
+            max_depth: depth,
+        };
+        let mut s: Searcher<Ataxx> = Searcher::new(18);
+        s.set_plain(plain);
+        let r = s.iterate(pos, &[], 0, &ctl, &mut |_| {});
+        (s.nodes(), r.moves[0].score)
+    }
+
+    /// Territory Duel's late-move pruning is on for Strong and Master and
+    /// off for the lower levels (`plain`): its evaluation is the same for
+    /// both, so the pruning is the only difference between the two
+    /// searches, and it must save nodes at a fixed depth.
+    #[test]
+    fn territory_duel_prunes_late_quiet_moves_only_above_intermediate() {
+        let rules = AtaxxRules::default();
+        for fen in ["x5o/7/7/7/7/7/o5x x 0 1", "7/7/1x3o1/7/1o5/4x2/7 x 4 3"] {
+            let pos = Ataxx::from_text(fen, &rules).unwrap();
+            let (full, full_score) = nodes_to_depth(&pos, 6, true);
+            let (pruned, pruned_score) = nodes_to_depth(&pos, 6, false);
+            assert!(
+                pruned * 10 < full * 8,
+                "{fen}: {pruned} nodes pruned, {full} full width"
+            );
+            // Pruning only skips moves that flip nothing near the leaves:
+            // the score stays within a piece.
+            assert!(
+                (pruned_score - full_score).abs() <= 100,
+                "{fen}: {pruned_score} {full_score}"
+            );
+        }
     }
 }

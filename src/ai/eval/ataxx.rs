@@ -17,6 +17,9 @@ use crate::games::Game;
 
 const PIECE: i32 = 100;
 const SAFE: i32 = 8;
+const LMP1: usize = 4;
+const LMP2: usize = 8;
+const LMP3: usize = 16;
 
 impl Evaluate for Ataxx {
     fn evaluate(&self) -> i32 {
@@ -48,6 +51,8 @@ impl Evaluate for Ataxx {
         }
     }
 
+    const LATE_QUIET: [usize; 3] = [LMP1, LMP2, LMP3];
+
     fn move_key(mv: AtaxxMove) -> usize {
         match mv {
             AtaxxMove::Pass => 4095,
@@ -73,4 +78,6 @@ impl Evaluate for UaiAtaxx {
     fn move_key(mv: AtaxxMove) -> usize {
         Ataxx::move_key(mv)
     }
+
+    const LATE_QUIET: [usize; 3] = Ataxx::LATE_QUIET;
 }

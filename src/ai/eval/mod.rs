@@ -49,6 +49,12 @@ pub trait Evaluate: Game {
         out.clear();
         Horizon::Quiet
     }
+
+    /// Late-move pruning: at a node outside the principal variation with
+    /// `d` plies left (`d` = 1, 2, 3), the search skips the quiet moves
+    /// (below [`TACTICAL`], not the table move, not a killer) once it has
+    /// tried `LATE_QUIET[d - 1]` moves. `usize::MAX`: never (the default).
+    const LATE_QUIET: [usize; 3] = [usize::MAX; 3];
 }
 
 /// What the quiescence search does at a position (see
