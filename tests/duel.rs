@@ -6,7 +6,7 @@
 use std::path::{Path, PathBuf};
 
 use stoneplay::ai::duel::{
-    self, DuelConfig, DuelGame, EngineSetup, Fault, GameResult, TimeControl,
+    self, DuelConfig, DuelGame, EngineSetup, Fault, GameResult, MoveLimit, TimeControl,
 };
 use stoneplay::ai::stats::{
     elo, elo_of_score, expected_score, Pentanomial, Sprt, Trinomial, Verdict,
@@ -143,14 +143,13 @@ fn config(game: DuelGame, old: PathBuf, new: PathBuf, book: Vec<String>, games: 
         game,
         engines: [old, new],
         tc: TimeControl::parse("0.2+0.01").unwrap(),
-        nodes: None,
+        limit: MoveLimit::Clock,
         games,
         book,
         concurrency: 2,
         sprt: Some(Sprt::default()),
         margin_ms: 1000,
         max_plies: 400,
-        movetime_ms: None,
         setup: Default::default(),
     }
 }
@@ -213,7 +212,7 @@ fn a_nodes_duel_sends_go_nodes_and_repeats() {
     );
     let book = vec!["x5o/7/7/7/7/7/o5x x 0 1".to_string()];
     let mut cfg = config(DuelGame::Ataxx, logger, engine(), book.clone(), 2);
-    cfg.nodes = Some(777);
+    cfg.limit = MoveLimit::Nodes(777);
     let mut seen = Vec::new();
     duel::run(&cfg, &mut |g, _| seen.push(g.clone()));
     assert_eq!(seen.len(), 2);
@@ -230,7 +229,7 @@ fn a_nodes_duel_sends_go_nodes_and_repeats() {
     }
     // Fixed nodes make the real engine's games repeatable.
     let mut cfg = config(DuelGame::Ataxx, engine(), engine(), book, 2);
-    cfg.nodes = Some(3000);
+    cfg.limit = MoveLimit::Nodes(3000);
     let play = |cfg: &DuelConfig| {
         let mut v = Vec::new();
         duel::run(cfg, &mut |g, _| v.push((g.index, g.moves.clone())));
@@ -242,16 +241,23 @@ fn a_nodes_duel_sends_go_nodes_and_repeats() {
     assert_eq!(a, play(&cfg));
 }
 
-/// Writes a scripted engine: it shakes hands, then answers `go` with `on_go`.
-fn script(dir: &Path, name: &str, on_go: &str) -> PathBuf {
+/// Writes a scripted engine: it runs `start`, then reads lines, each
+/// first passed to `each` (`$line`), keeping the last `position` line in
+/// `$pos`; it shakes hands and answers `go` with `on_go`.
+fn engine_script(dir: &Path, name: &str, start: &str, each: &str, on_go: &str) -> PathBuf {
     use std::os::unix::fs::PermissionsExt;
     let path = dir.join(name);
     let text = format!(
-        "#!/bin/sh\nwhile read -r line; do\n  case \"$line\" in\n    uai|uci) echo uaiok; echo uciok;;\n    isready) echo readyok;;\n    go*) {on_go};;\n    quit) exit 0;;\n  esac\ndone\n"
+        "#!/bin/sh\n{start}\nwhile read -r line; do\n  {each}\n  case \"$line\" in\n    uai|uci) echo uaiok; echo uciok;;\n    isready) echo readyok;;\n    position*) pos=\"$line\";;\n    go*) {on_go};;\n    quit) exit 0;;\n  esac\ndone\n"
     );
     std::fs::write(&path, text).unwrap();
     std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
     path
+}
+
+/// A scripted engine that shakes hands, then answers `go` with `on_go`.
+fn script(dir: &Path, name: &str, on_go: &str) -> PathBuf {
+    engine_script(dir, name, ":", ":", on_go)
 }
 
 #[test]
@@ -319,17 +325,17 @@ fn a_public_engine_gets_its_arguments_options_and_movetime() {
     std::fs::create_dir_all(&dir).unwrap();
     let log = dir.join("in.log");
     let _ = std::fs::remove_file(&log);
-    use std::os::unix::fs::PermissionsExt;
-    let path = dir.join("public.sh");
-    let text = format!(
-        "#!/bin/sh\necho \"args [$*]\" >> {log}\nwhile read -r line; do\n  echo \"$line\" >> {log}\n  case \"$line\" in\n    uai|uci) echo uaiok; echo uciok;;\n    isready) echo readyok;;\n    go*) echo 'info string not bestmove a1'; echo 'info score 3 bestmove b6';;\n    quit) exit 0;;\n  esac\ndone\n",
-        log = log.display()
+    // Logs its arguments and every line it reads.
+    let path = engine_script(
+        &dir,
+        "public.sh",
+        &format!("echo \"args [$*]\" >> {}", log.display()),
+        &format!("echo \"$line\" >> {}", log.display()),
+        "echo 'info string not bestmove a1'; echo 'info score 3 bestmove b6'",
     );
-    std::fs::write(&path, text).unwrap();
-    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
     let book = vec!["x5o/7/7/7/7/7/o5x x 0 1".to_string()];
     let mut cfg = config(DuelGame::Ataxx, path, engine(), book, 2);
-    cfg.movetime_ms = Some(150);
+    cfg.limit = MoveLimit::MoveTime(150);
     cfg.sprt = None;
     cfg.setup[0] = EngineSetup {
         args: Some(vec![]),
@@ -405,11 +411,6 @@ fn a_mill_game_won_by_a_removal_goes_to_the_remover() {
         "remover.sh",
         "case \"$pos\" in *f4-g4*) echo 'bestmove xd3';; *) echo 'bestmove f4-g4';; esac",
     );
-    let text = std::fs::read_to_string(&remover).unwrap().replace(
-        "  case \"$line\" in",
-        "  case \"$line\" in position*) pos=\"$line\";; esac\n  case \"$line\" in",
-    );
-    std::fs::write(&remover, text).unwrap();
     let book = vec!["****@***/*OOO@**O/*O*O@O** w m s 7 0 3 0 0 0 0 0 0 0 0 0 18".to_string()];
     let mut cfg = config(DuelGame::Mill, remover.clone(), remover, book, 2);
     cfg.sprt = None;

@@ -150,11 +150,9 @@ pub struct DuelConfig {
     /// The engine binaries: `[old, new]`. Results are told from NEW's side.
     pub engines: [PathBuf; 2],
     pub tc: TimeControl,
-    /// Instead of the clock, a fixed number of nodes per move (`go nodes
-    /// N`): a measure of the search that a loaded machine cannot skew, for
-    /// changes that leave the speed per node alone. The clock then only
-    /// catches an engine that hangs: each move may take the base time.
-    pub nodes: Option<u64>,
+    /// What bounds each move: the clock of `tc`, a number of nodes, or a
+    /// fixed time.
+    pub limit: MoveLimit,
     /// Games to play (rounded up to whole pairs).
     pub games: u32,
     /// Opening positions in the game's notation, one per pair.
@@ -167,12 +165,25 @@ pub struct DuelConfig {
     pub margin_ms: u64,
     /// A game still going after this many plies is adjudicated a draw.
     pub max_plies: usize,
-    /// Instead of the clock, a fixed time per move (`go movetime MS`), as
-    /// public engines are often compared: each move may take it plus
-    /// `margin_ms`, and there is no clock to run out.
-    pub movetime_ms: Option<u64>,
     /// How each engine is started and set up, `[old, new]`.
     pub setup: [EngineSetup; 2],
+}
+
+/// What bounds each move of a duel.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MoveLimit {
+    /// Each side's clock of [`DuelConfig::tc`] (`go wtime … btime …`); a
+    /// side whose clock runs out loses.
+    Clock,
+    /// A fixed number of nodes per move (`go nodes N`): a measure of the
+    /// search that a loaded machine cannot skew, for changes that leave
+    /// the speed per node alone. The clock then only catches an engine
+    /// that hangs: each move may take the base time.
+    Nodes(u64),
+    /// A fixed time per move in milliseconds (`go movetime MS`), as public
+    /// engines are often compared: each move may take it plus `margin_ms`,
+    /// and there is no clock to run out.
+    MoveTime(u64),
 }
 
 /// How one engine is started and set up, for engines that are not ours.
@@ -586,21 +597,20 @@ fn play_one<G: Game>(
             format!("position fen {fen} moves {}", moves.join(" "))
         };
         let [(t1, i1), (t2, i2)] = dialect.clocks;
-        let go = match (cfg.nodes, cfg.movetime_ms) {
-            (Some(n), _) => format!("go nodes {n}"),
-            (None, Some(ms)) => format!("go movetime {ms}"),
-            (None, None) => format!(
-                "go {t1} {} {t2} {} {i1} {} {i2} {}",
-                clock[0], clock[1], cfg.tc.inc_ms, cfg.tc.inc_ms
+        // The `go` line, and the time this move may take.
+        let (go, left) = match cfg.limit {
+            MoveLimit::Nodes(n) => (format!("go nodes {n}"), cfg.tc.base_ms),
+            MoveLimit::MoveTime(ms) => (format!("go movetime {ms}"), ms),
+            MoveLimit::Clock => (
+                format!(
+                    "go {t1} {} {t2} {} {i1} {} {i2} {}",
+                    clock[0], clock[1], cfg.tc.inc_ms, cfg.tc.inc_ms
+                ),
+                clock[side.index()],
             ),
         };
         let t0 = Instant::now();
         let sent = p.send(&position) && p.send(&go);
-        let left = match (cfg.nodes, cfg.movetime_ms) {
-            (Some(_), _) => cfg.tc.base_ms,
-            (None, Some(ms)) => ms,
-            (None, None) => clock[side.index()],
-        };
         let allowed = Duration::from_millis(left + cfg.margin_ms);
         let answer = if sent {
             p.wait_for(|l| answer_move(l).is_some(), allowed)
@@ -620,19 +630,11 @@ fn play_one<G: Game>(
             }
         };
         if used > allowed {
-            let why = match (cfg.nodes, cfg.movetime_ms) {
-                (None, Some(ms)) => {
-                    format!(
-                        "lost on time ({} ms used, {ms} ms a move)",
-                        used.as_millis()
-                    )
-                }
-                _ => format!(
-                    "lost on time ({} ms used, {} ms left)",
-                    used.as_millis(),
-                    clock[side.index()]
-                ),
+            let allowance = match cfg.limit {
+                MoveLimit::MoveTime(ms) => format!("{ms} ms a move"),
+                _ => format!("{} ms left", clock[side.index()]),
             };
+            let why = format!("lost on time ({} ms used, {allowance})", used.as_millis());
             let (r, why, f) = lose(side, Fault::Time, why);
             return (moves, r, why, f);
         }
@@ -647,7 +649,7 @@ fn play_one<G: Game>(
             return (moves, r, why, f);
         }
         moves.push(text);
-        if cfg.nodes.is_none() && cfg.movetime_ms.is_none() {
+        if cfg.limit == MoveLimit::Clock {
             let c = &mut clock[side.index()];
             *c = c.saturating_sub(used.as_millis() as u64) + cfg.tc.inc_ms;
         }

@@ -682,7 +682,7 @@ fn number<T: std::str::FromStr>(
 }
 
 fn duel_command(args: &[String]) -> Result<(), String> {
-    use stoneplay::ai::duel::{self, DuelConfig, EngineSetup, TimeControl};
+    use stoneplay::ai::duel::{self, DuelConfig, EngineSetup, MoveLimit, TimeControl};
     // `--old-option` and `--new-option` may be given many times; the other
     // options once.
     let mut setup = [EngineSetup::default(), EngineSetup::default()];
@@ -750,14 +750,18 @@ fn duel_command(args: &[String]) -> Result<(), String> {
     if movetime == Some(0) {
         return Err("--movetime must be at least 1".into());
     }
-    let limits = [opts.contains_key("tc"), nodes.is_some(), movetime.is_some()];
-    if limits.iter().filter(|&&x| x).count() > 1 && movetime.is_some() {
+    if movetime.is_some() && (opts.contains_key("tc") || nodes.is_some()) {
         return Err("--movetime goes without --tc and --nodes".into());
     }
+    let limit = match (nodes, movetime) {
+        (Some(n), _) => MoveLimit::Nodes(n),
+        (None, Some(ms)) => MoveLimit::MoveTime(ms),
+        (None, None) => MoveLimit::Clock,
+    };
     // With --nodes the clock only catches a hung engine: 60 s a move
     // unless --tc says otherwise. With --movetime there is no clock.
-    let tc = match (opts.get("tc"), nodes.or(movetime)) {
-        (None, Some(_)) => TimeControl::parse("60")?,
+    let tc = match (opts.get("tc"), limit) {
+        (None, MoveLimit::Nodes(_) | MoveLimit::MoveTime(_)) => TimeControl::parse("60")?,
         _ => TimeControl::parse(&need("tc")?)?,
     };
     let games: u32 = number(&opts, "games")?.ok_or("duel needs --games")?;
@@ -782,22 +786,21 @@ fn duel_command(args: &[String]) -> Result<(), String> {
         game,
         engines,
         tc,
-        nodes,
+        limit,
         games,
         book,
         concurrency: number(&opts, "concurrency")?.unwrap_or(1usize).max(1),
         sprt,
         margin_ms: number(&opts, "margin")?.unwrap_or(100),
         max_plies: number(&opts, "max-plies")?.unwrap_or(2000),
-        movetime_ms: movetime,
         setup,
     };
     // The limit as the summary says it and as the games file's header
     // repeats the command line.
-    let (limit, limit_flag) = match (nodes, movetime) {
-        (Some(n), _) => (format!("{n} nodes a move"), format!("nodes {n}")),
-        (None, Some(ms)) => (format!("{ms} ms a move"), format!("movetime {ms}")),
-        (None, None) => (format!("tc {tc}"), format!("tc {tc}")),
+    let (limit_text, limit_flag) = match limit {
+        MoveLimit::Nodes(n) => (format!("{n} nodes a move"), format!("nodes {n}")),
+        MoveLimit::MoveTime(ms) => (format!("{ms} ms a move"), format!("movetime {ms}")),
+        MoveLimit::Clock => (format!("tc {tc}"), format!("tc {tc}")),
     };
     let mut out = match opts.get("out") {
         Some(path) => {
@@ -819,7 +822,7 @@ fn duel_command(args: &[String]) -> Result<(), String> {
         None => None,
     };
     out!(
-        "duel: new {new} vs old {old}, {}, {limit}, {} games from {} openings ({book_path}), concurrency {}",
+        "duel: new {new} vs old {old}, {}, {limit_text}, {} games from {} openings ({book_path}), concurrency {}",
         game.slug(),
         games.div_ceil(2) * 2,
         cfg.book.len(),

@@ -17,9 +17,6 @@ use crate::games::Game;
 
 const PIECE: i32 = 100;
 const SAFE: i32 = 8;
-const LMP1: usize = 4;
-const LMP2: usize = 8;
-const LMP3: usize = 16;
 
 impl Evaluate for Ataxx {
     fn evaluate(&self) -> i32 {
@@ -51,7 +48,7 @@ impl Evaluate for Ataxx {
         }
     }
 
-    const LATE_QUIET: [usize; 3] = [LMP1, LMP2, LMP3];
+    const LATE_QUIET: [usize; 3] = [4, 8, 16];
 
     fn move_key(mv: AtaxxMove) -> usize {
         match mv {
