@@ -241,6 +241,48 @@ fn a_nodes_duel_sends_go_nodes_and_repeats() {
     assert_eq!(a, play(&cfg));
 }
 
+/// A node limit makes games repeatable, so `engine duel --nodes` refuses
+/// more games than two an opening (they would be copies that narrow the
+/// error bar for nothing) and says why; on the clock it plays them.
+#[test]
+fn a_nodes_duel_refuses_more_games_than_the_book_holds() {
+    let dir = std::env::temp_dir().join(format!("stoneplay-duel-cap-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let book = dir.join("book.txt");
+    std::fs::write(&book, "x5o/7/7/7/7/7/o5x x 0 1\nx5o/7/7/7/7/7/o4xx o 0 1\n").unwrap();
+    let _ = std::fs::remove_file(dir.join("games.tsv"));
+    let e = engine();
+    let run = |limit: &[&str], games: &str| {
+        std::process::Command::new(&e)
+            .arg("duel")
+            .arg(&e)
+            .arg(&e)
+            .args(["--game", "ataxx", "--games", games, "--book"])
+            .arg(&book)
+            .args(limit)
+            .arg("--out")
+            .arg(dir.join("games.tsv"))
+            .output()
+            .unwrap()
+    };
+    let refused = run(&["--nodes", "500"], "5");
+    assert!(!refused.status.success());
+    let err = String::from_utf8_lossy(&refused.stderr);
+    assert!(
+        err.contains("the book has 2 openings, so games past 4 would replay"),
+        "{err}"
+    );
+    assert!(!dir.join("games.tsv").exists(), "nothing was played");
+    let played = run(&["--nodes", "500"], "4");
+    assert!(
+        played.status.success(),
+        "{}",
+        String::from_utf8_lossy(&played.stderr)
+    );
+    let games = std::fs::read_to_string(dir.join("games.tsv")).unwrap();
+    assert_eq!(games.lines().filter(|l| !l.starts_with('#')).count(), 4);
+}
+
 /// Writes a scripted engine: it runs `start`, then reads lines, each
 /// first passed to `each` (`$line`), keeping the last `position` line in
 /// `$pos`; it shakes hands and answers `go` with `on_go`.

@@ -772,6 +772,17 @@ fn duel_command(args: &[String]) -> Result<(), String> {
     let book_text = std::fs::read_to_string(&book_path)
         .map_err(|e| format!("cannot read the book {book_path}: {e}"))?;
     let book = duel::read_book(game, &book_text)?;
+    // Under a node limit our engines (and most others) play an opening's
+    // two games the same way every time: games past two a opening would be
+    // copies, and counting them would narrow the error bar for nothing.
+    if matches!(limit, MoveLimit::Nodes(_)) && u64::from(games) > 2 * book.len() as u64 {
+        return Err(format!(
+            "--games {games} with --nodes: the book has {} openings, so games past {} would replay \
+             the same games (a node limit makes them repeatable); use a larger book or fewer games",
+            book.len(),
+            2 * book.len()
+        ));
+    }
     let engines = [std::path::PathBuf::from(old), std::path::PathBuf::from(new)];
     for e in &engines {
         if !e.is_file() {
