@@ -119,16 +119,18 @@ books:
 
 # The learned evaluations made again from nothing (README, "How the
 # evaluation weights were made"). Territory Duel's pattern tables
-# (src/ai/eval/ataxx-patterns.bin) in two generations: self-play with the
+# (src/ai/eval/ataxx-patterns.bin) in three generations: self-play with the
 # hand-written evaluation, a first training, self-play with those weights,
-# then the final training on both. Stones!' stone tables
+# a second training on both, then twice as much self-play with the second
+# weights and the final training on that alone. Stones!' stone tables
 # (src/ai/eval/stones-tables.bin) in one: self-play with the hand-written
 # evaluation, then training. The data files resume where they stop; every
-# step is seeded, so the result is the same file. About 80 minutes on 2
-# cores. Not part of `make test`.
+# step is seeded, so the same engine makes the same files. About 2 hours
+# on 2 cores. Not part of `make test`.
 TRAIN := target/train
 THREADS ?= $(shell nproc)
 DATAGEN := datagen ataxx --positions 1200000 --nodes 5000 --random-plies 4 --threads $(THREADS)
+DATAGEN3 := datagen ataxx --positions 2400000 --nodes 5000 --random-plies 4 --threads $(THREADS)
 TRAINING := train ataxx --epochs 12 --lr 3 --lambda 0.5
 STONES_DATAGEN := datagen stones --positions 400000 --nodes 5000 --random-plies 6 --threads $(THREADS)
 MILL_DATAGEN := datagen mill --positions 300000 --nodes 5000 --random-plies 6 --threads $(THREADS)
@@ -138,7 +140,9 @@ weights:
 	./target/release/engine $(DATAGEN) --seed 1 --eval hand --out $(TRAIN)/ataxx-1.txt
 	./target/release/engine $(TRAINING) --data $(TRAIN)/ataxx-1.txt --out $(TRAIN)/ataxx-1.bin
 	./target/release/engine $(DATAGEN) --seed 2 --eval $(TRAIN)/ataxx-1.bin --out $(TRAIN)/ataxx-2.txt
-	./target/release/engine $(TRAINING) --data $(TRAIN)/ataxx-1.txt,$(TRAIN)/ataxx-2.txt --out src/ai/eval/ataxx-patterns.bin
+	./target/release/engine $(TRAINING) --data $(TRAIN)/ataxx-1.txt,$(TRAIN)/ataxx-2.txt --out $(TRAIN)/ataxx-2.bin
+	./target/release/engine $(DATAGEN3) --seed 3 --eval $(TRAIN)/ataxx-2.bin --out $(TRAIN)/ataxx-3.txt
+	./target/release/engine $(TRAINING) --data $(TRAIN)/ataxx-3.txt --out src/ai/eval/ataxx-patterns.bin
 	./target/release/engine $(STONES_DATAGEN) --seed 1 --eval hand --out $(TRAIN)/stones-1.txt
 	./target/release/engine train stones --epochs 12 --lr 3 --lambda 0.5 --data $(TRAIN)/stones-1.txt --out src/ai/eval/stones-tables.bin
 	./target/release/engine $(MILL_DATAGEN) --seed 1 --eval hand --out $(TRAIN)/mill-1.txt
