@@ -243,7 +243,8 @@ fn a_nodes_duel_sends_go_nodes_and_repeats() {
 
 /// A node limit makes games repeatable, so `engine duel --nodes` refuses
 /// more games than two an opening (they would be copies that narrow the
-/// error bar for nothing) and says why; on the clock it plays them.
+/// error bar for nothing) and says why; with a time limit, where games
+/// vary, it plays them.
 #[test]
 fn a_nodes_duel_refuses_more_games_than_the_book_holds() {
     let dir = std::env::temp_dir().join(format!("stoneplay-duel-cap-{}", std::process::id()));
@@ -279,8 +280,22 @@ fn a_nodes_duel_refuses_more_games_than_the_book_holds() {
         "{}",
         String::from_utf8_lossy(&played.stderr)
     );
-    let games = std::fs::read_to_string(dir.join("games.tsv")).unwrap();
-    assert_eq!(games.lines().filter(|l| !l.starts_with('#')).count(), 4);
+    let count = || {
+        std::fs::read_to_string(dir.join("games.tsv"))
+            .unwrap()
+            .lines()
+            .filter(|l| !l.starts_with('#'))
+            .count()
+    };
+    assert_eq!(count(), 4);
+    let timed = run(&["--movetime", "5"], "6");
+    assert!(
+        timed.status.success(),
+        "{}",
+        String::from_utf8_lossy(&timed.stderr)
+    );
+    assert_eq!(count(), 6);
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// Writes a scripted engine: it runs `start`, then reads lines, each

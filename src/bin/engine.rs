@@ -773,7 +773,7 @@ fn duel_command(args: &[String]) -> Result<(), String> {
         .map_err(|e| format!("cannot read the book {book_path}: {e}"))?;
     let book = duel::read_book(game, &book_text)?;
     // Under a node limit our engines (and most others) play an opening's
-    // two games the same way every time: games past two a opening would be
+    // two games the same way every time: games past two an opening would be
     // copies, and counting them would narrow the error bar for nothing.
     if matches!(limit, MoveLimit::Nodes(_)) && u64::from(games) > 2 * book.len() as u64 {
         return Err(format!(
