@@ -28,6 +28,7 @@ pub mod limits;
 pub mod listen;
 #[cfg(feature = "cluster")]
 pub mod pg;
+pub mod players;
 pub mod room;
 pub mod store;
 pub mod web;
