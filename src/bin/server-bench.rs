@@ -205,6 +205,7 @@ async fn set_up(
         game,
         clock_secs: Some(clock_secs),
         side: SideChoice::First,
+        rated: false,
     })
     .await?;
     let (room, key) = match a.recv(WAIT).await? {
@@ -471,6 +472,7 @@ async fn waiting_rooms(server: &ServerProcess, n: usize) -> Result<(), String> {
                 game: spec(i),
                 clock_secs: None,
                 side: SideChoice::First,
+                rated: false,
             })
             .await?;
             match c.recv(WAIT).await? {

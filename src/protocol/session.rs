@@ -253,6 +253,7 @@ impl Intent {
                 game,
                 clock_secs: Some(clock_secs),
                 side,
+                rated: false,
             },
             Intent::Join { room, key } => ClientMsg::Join { room, key },
             Intent::Seat { room, token } => ClientMsg::Reconnect { room, token },
@@ -260,6 +261,7 @@ impl Intent {
             Intent::QuickMatch { game, clock_secs } => ClientMsg::QuickMatch {
                 game,
                 clock_secs: Some(clock_secs),
+                rated: false,
             },
         })
     }
@@ -640,7 +642,15 @@ impl Session {
                     self.clock_sample(sent, server_ms, now);
                 }
             }
-            ServerMsg::Unknown => {}
+            // Issue 37's answers come only when asked for (not yet).
+            ServerMsg::Identity { .. }
+            | ServerMsg::PlayerPage { .. }
+            | ServerMsg::Leaderboard { .. }
+            | ServerMsg::Lobby { .. }
+            | ServerMsg::ChallengePosted { .. }
+            | ServerMsg::ChallengeCancelled
+            | ServerMsg::Archive { .. }
+            | ServerMsg::Unknown => {}
         }
         out
     }
@@ -981,6 +991,9 @@ mod tests {
             spectators: 0,
             you,
             event,
+            players: [None, None],
+            rated: false,
+            rated_before: None,
         }
     }
 
@@ -1074,7 +1087,8 @@ mod tests {
             [ClientMsg::Create {
                 game,
                 clock_secs: Some(30),
-                side: SideChoice::First
+                side: SideChoice::First,
+                rated: false,
             }]
         );
         assert_eq!(s.link, Link::Open);
@@ -1303,7 +1317,8 @@ mod tests {
             sends(&s.receive(welcome(), 0.0)),
             [ClientMsg::QuickMatch {
                 game,
-                clock_secs: Some(30)
+                clock_secs: Some(30),
+                rated: false,
             }]
         );
         s.receive(
@@ -1323,7 +1338,8 @@ mod tests {
             sends(&s.receive(welcome(), 600.0)),
             [ClientMsg::QuickMatch {
                 game,
-                clock_secs: Some(30)
+                clock_secs: Some(30),
+                rated: false,
             }]
         );
         s.receive(

@@ -149,6 +149,15 @@ pub fn parse(text: &str) -> Result<ClientMsg, ServerMsg> {
     ))
 }
 
+/// The answer to a message this server knows but does not serve yet: the
+/// `unknown_type` error an older server gives, so a page treats both alike.
+fn not_yet(what: &str) -> ServerMsg {
+    error(
+        ErrorCode::UnknownType,
+        format!("this server does not offer {what} yet"),
+    )
+}
+
 /// Serves one upgraded WebSocket until it closes.
 pub async fn run(socket: WebSocket, hub: Arc<Hub>, _ticket: Arc<Ticket>, peer: IpAddr) {
     let cfg = hub.config.clone();
@@ -402,7 +411,12 @@ impl Conn {
                 game,
                 clock_secs,
                 side,
+                rated,
             } => {
+                if rated {
+                    self.send(&not_yet("rated games"));
+                    return Flow::Go;
+                }
                 if self.rooms_created >= self.hub.config.max_rooms_per_conn {
                     self.send(&refused(
                         Refusal::Full,
@@ -426,7 +440,15 @@ impl Conn {
                 self.enter(&room, Attach::Token(token, Event::Sync)).await
             }
             ClientMsg::Watch { room } => self.enter(&room, Attach::Watch).await,
-            ClientMsg::QuickMatch { game, clock_secs } => {
+            ClientMsg::QuickMatch {
+                game,
+                clock_secs,
+                rated,
+            } => {
+                if rated {
+                    self.send(&not_yet("rated games"));
+                    return Flow::Go;
+                }
                 if self.queued.is_some() {
                     self.send(&refused(Refusal::AlreadyQueued, "you are already waiting"));
                     return Flow::Go;
@@ -474,6 +496,20 @@ impl Conn {
             ClientMsg::AnswerDraw { accept } => self.act(Action::AnswerDraw(accept)).await,
             ClientMsg::Rematch => self.act(Action::Rematch).await,
             ClientMsg::CancelInvite => self.act(Action::CancelInvite).await,
+            // Issue 37's messages: designed (protocol::online), answered
+            // as an older server answers them until the server side lands.
+            ClientMsg::Register { .. } | ClientMsg::Identify { .. } | ClientMsg::Rename { .. } => {
+                self.send(&not_yet("player identities"))
+            }
+            ClientMsg::Player { .. } | ClientMsg::Leaderboard { .. } => {
+                self.send(&not_yet("ratings"))
+            }
+            ClientMsg::Lobby
+            | ClientMsg::LeaveLobby
+            | ClientMsg::Challenge { .. }
+            | ClientMsg::CancelChallenge
+            | ClientMsg::TakeChallenge { .. } => self.send(&not_yet("the lobby")),
+            ClientMsg::Archive { .. } => self.send(&not_yet("finished games")),
         }
         Flow::Go
     }

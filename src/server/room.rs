@@ -299,6 +299,9 @@ impl Room {
             spectators: self.members.iter().filter(|m| m.player.is_none()).count() as u32,
             you,
             event,
+            players: [None, None],
+            rated: false,
+            rated_before: None,
         }
     }
 
