@@ -55,6 +55,14 @@ pub trait Evaluate: Game {
     /// (below [`TACTICAL`], not the table move, not a killer) once it has
     /// tried `LATE_QUIET[d - 1]` moves. `usize::MAX`: never (the default).
     const LATE_QUIET: [usize; 3] = [usize::MAX; 3];
+
+    /// Late-move reductions of every move after the first two, flipping
+    /// or not, at nodes with 3 or more plies left (Strong and Master):
+    /// `(a, b)` reduces the `m`-th move (from 1) at depth `d` by
+    /// `(a + b·ln d·ln m) / 100` plies, rounded, one less at a PV node,
+    /// never down to the leaves. `None`: the search's own rule (quiet
+    /// moves from the fifth, by one ply, two deep in the tree).
+    const LOG_REDUCTIONS: Option<(i32, i32)> = None;
 }
 
 /// What the quiescence search does at a position (see
