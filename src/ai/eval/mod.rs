@@ -63,6 +63,17 @@ pub trait Evaluate: Game {
     /// never down to the leaves. `None`: the search's own rule (quiet
     /// moves from the fifth, by one ply, two deep in the tree).
     const LOG_REDUCTIONS: Option<(i32, i32)> = None;
+
+    /// Futility pruning with `d` plies left, `d` ≤ 6, two plies or more
+    /// from the root (Strong and Master):
+    /// `(r, b, m)`: outside the principal variation, a node whose static
+    /// score is at least `beta + r·d` returns it (reverse futility), and
+    /// once three moves were tried, the rest are skipped if the static
+    /// score plus `b + m·d` cannot reach alpha. The principal variation
+    /// keeps exact scores (the opening's choice among near-equal moves
+    /// relies on them).
+    /// `None`: neither (the default).
+    const FUTILITY: Option<(i32, i32, i32)> = None;
 }
 
 /// What the quiescence search does at a position (see
