@@ -15,12 +15,12 @@ pub mod datagen;
 pub mod duel;
 pub mod eval;
 mod level;
-pub mod protocol;
 mod rng;
 mod search;
 pub mod selfplay;
 pub mod stats;
 pub mod train;
+pub mod uci;
 
 use std::sync::atomic::AtomicBool;
 

@@ -13,7 +13,7 @@
 //! ```
 //! `perft` prints one line per depth, `DEPTH NODES MILLISECONDS`; with
 //! `--divide` each root move with its count at DEPTH, then the total.
-//! `uai`/`uci` read commands on stdin (see `stoneplay::ai::protocol`); a
+//! `uai`/`uci` read commands on stdin (see `stoneplay::ai::uci`); a
 //! `go` searches on a second thread so `stop` is heard at once. `bench`
 //! searches fixed positions to a fixed depth and prints nodes per second;
 //! `match` plays two levels against each other; `duel` plays two engine
@@ -29,8 +29,8 @@ use std::sync::{mpsc, Arc, Mutex};
 use std::time::Instant;
 
 use stoneplay::ai::duel::DuelGame;
-use stoneplay::ai::protocol::{Action, Dialect, ProtocolGame, Session};
 use stoneplay::ai::selfplay::{play_match, MatchConfig};
+use stoneplay::ai::uci::{Action, Dialect, ProtocolGame, Session};
 use stoneplay::ai::{InstantClock, Level, SearchControl, Searcher};
 use stoneplay::games::ataxx::uai::UaiAtaxx;
 use stoneplay::games::ataxx::{Ataxx, AtaxxRules};
