@@ -14,7 +14,6 @@
 
 pub mod json;
 pub mod online;
-pub mod session;
 pub mod wire;
 
 use serde::{Deserialize, Serialize};
