@@ -4,7 +4,7 @@
 
 use std::cell::Cell;
 
-use stoneplay::ai::protocol::{transcript, Dialect, ProtocolGame};
+use stoneplay::ai::uci::{transcript, Dialect, ProtocolGame};
 use stoneplay::games::ataxx::uai::UaiAtaxx;
 use stoneplay::games::ataxx::Ataxx;
 use stoneplay::games::mill::Mill;
@@ -505,7 +505,7 @@ fn uai_repetition_cycle_is_a_draw_on_the_third_occurrence() {
 
 #[test]
 fn go_clock_values_saturate_instead_of_overflowing() {
-    use stoneplay::ai::protocol::{Action, Session};
+    use stoneplay::ai::uci::{Action, Session};
     fn movetime<G: ProtocolGame>(dialect: Dialect, line: &str) -> Option<u64> {
         match Session::<G>::new(dialect).handle(line) {
             Action::Go(job) => job.limits.movetime_ms,
@@ -811,7 +811,7 @@ fn native_searcher_persists_between_moves_until_a_new_game() {
 /// the line. No input makes a `go` panic.
 #[test]
 fn go_numbers_out_of_range_are_clamped_and_noted() {
-    use stoneplay::ai::protocol::{Action, Session};
+    use stoneplay::ai::uci::{Action, Session};
     fn go<G: ProtocolGame>(dialect: Dialect, line: &str) -> Result<(u64, u32, u64), String> {
         match Session::<G>::new(dialect).handle(line) {
             Action::Go(job) => {

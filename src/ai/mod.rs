@@ -1,6 +1,7 @@
 //! The computer player: a search generic over [`Game`], one evaluation per
-//! game, five playing levels, and the text protocols of the `engine`
-//! command line.
+//! game, five playing levels, the text protocols of the `engine`
+//! command line ([`uci`]) and the browser worker's request handling
+//! ([`worker`]).
 //!
 //! The search runs on one thread and takes its time from an injected
 //! [`Clock`] (the browser worker passes `performance.now()`, native code
@@ -15,12 +16,13 @@ pub mod datagen;
 pub mod duel;
 pub mod eval;
 mod level;
-pub mod protocol;
 mod rng;
 mod search;
 pub mod selfplay;
 pub mod stats;
 pub mod train;
+pub mod uci;
+pub mod worker;
 
 use std::sync::atomic::AtomicBool;
 
