@@ -1,6 +1,7 @@
 //! The computer player: a search generic over [`Game`], one evaluation per
-//! game, five playing levels, and the text protocols of the `engine`
-//! command line.
+//! game, five playing levels, the text protocols of the `engine`
+//! command line ([`uci`]) and the browser worker's request handling
+//! ([`worker`]).
 //!
 //! The search runs on one thread and takes its time from an injected
 //! [`Clock`] (the browser worker passes `performance.now()`, native code
@@ -15,12 +16,13 @@ pub mod datagen;
 pub mod duel;
 pub mod eval;
 mod level;
-pub mod protocol;
 mod rng;
 mod search;
 pub mod selfplay;
 pub mod stats;
 pub mod train;
+pub mod uci;
+pub mod worker;
 
 use std::sync::atomic::AtomicBool;
 
@@ -86,6 +88,11 @@ pub struct SearchLimits {
     pub nodes: Option<u64>,
     /// Search until stopped (UCI `go infinite`); ignores the level's time.
     pub infinite: bool,
+    /// A softer time limit in milliseconds, for a game on the clock: no
+    /// new iteration starts past it, stretched up to 2.1 times while the
+    /// best move is unsettled and shrunk to 0.7 times once it takes most
+    /// of the nodes (`movetime_ms` stays the hard limit).
+    pub soft_ms: Option<u64>,
 }
 
 impl SearchLimits {
@@ -262,7 +269,7 @@ impl<G: Game + Evaluate> Searcher<G> {
             // Iterations start until the deadline: the thinking time is used
             // in full, and an unfinished iteration still counts for the
             // moves it searched to the end.
-            soft_ms: None,
+            soft_ms: limits.soft_ms.map(|ms| start_ms + ms as f64),
             max_nodes: limits.nodes,
             max_depth,
         };

@@ -9,6 +9,8 @@
 //!   timeouts, pause, a dialog over the board, resume after a reload.
 //! - [`mark`]: which spots a move touches, for drawing a hint on the board.
 //! - [`moves`]: the move list's rows, shared by the local and online screens.
+//! - [`online`]: online play as the page sees it: links, the server's
+//!   address, reconnecting, and the session with the server.
 //! - [`review`]: the review after a game: its scores, the biggest drops and
 //!   the moves the computer preferred.
 //! - [`score`]: the computer's score in words ("+0.35", "wins in 3").
@@ -19,6 +21,7 @@ pub mod ending;
 pub mod local;
 pub mod mark;
 pub mod moves;
+pub mod online;
 pub mod review;
 pub mod score;
 

@@ -10,8 +10,8 @@ use super::online;
 use super::screen::controls::clock_options;
 use super::store::{self, Settings, Theme};
 use super::words::{use_lang, Text};
+use crate::client::online::address::validate_server_url;
 use crate::i18n::{self, Lang};
-use crate::protocol::session::validate_server_url;
 use crate::t;
 
 /// The language the browser prefers, among the page's (`navigator.languages`).

@@ -8,10 +8,10 @@ use std::sync::Arc;
 use leptos::prelude::*;
 
 use crate::ai::Level;
+use crate::client::online::link::LinkError;
 use crate::games::mill::Preset;
 use crate::games::{GameError, GameKind, MoveListError};
 use crate::i18n::{text, Lang};
-use crate::protocol::session::LinkError;
 use crate::{key, t};
 
 /// The page's language, from context (English where there is none, e.g. a

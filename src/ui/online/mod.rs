@@ -5,7 +5,7 @@
 //! on this device: reload reopens it), `?watch=ROOM` (spectate), each with
 //! an optional `&server=wss://…` when the game is on a server other than
 //! the page's own. The logic without the browser (links, backoff, clock,
-//! the session) is [`crate::protocol::session`]; [`socket`] drives the
+//! the session) is [`crate::client::online`]; [`socket`] drives the
 //! WebSocket, [`seats`] keeps seat tokens, [`room`] shows a game and
 //! [`text`] words the protocol's values; every text comes from the
 //! `online.*` keys of the language tables.
@@ -26,6 +26,9 @@ use super::mill_rules::MillRulesPicker;
 use super::store::Settings;
 use super::words::{game_title, use_lang, Problem as LinkProblem};
 use super::{Nav, Page};
+use crate::client::online::address::{choose_server, default_server_url};
+use crate::client::online::link::{self, Route};
+use crate::client::online::session::{Intent, Link, Problem, Session};
 use crate::games::any::Variant;
 use crate::games::ataxx::{Ataxx, AtaxxRules};
 use crate::games::mill::Mill;
@@ -33,9 +36,6 @@ use crate::games::stones::{Stones, StonesRules};
 use crate::games::{GameKind, Side};
 use crate::i18n::Lang;
 use crate::protocol::online::{SideChoice, Status};
-use crate::protocol::session::{
-    self, choose_server, default_server_url, Intent, Link, Problem, Route, Session,
-};
 use crate::t;
 
 /// Per-move clock choices for online games, in seconds.
@@ -61,7 +61,7 @@ impl OnlineLink {
     /// The online page a link's parameters ask for: `Ok(None)` when the
     /// link is not about online play; the problem when it is broken.
     pub fn from_params(params: &[(String, String)]) -> Result<Option<Self>, LinkProblem> {
-        let route = session::route_of(params).map_err(LinkProblem::OnlineLink)?;
+        let route = link::route_of(params).map_err(LinkProblem::OnlineLink)?;
         let server = params
             .iter()
             .find(|(k, _)| k == "server")
@@ -77,13 +77,13 @@ impl OnlineLink {
                 let mut q = "?online".to_string();
                 if let Some(s) = server {
                     q.push_str("&server=");
-                    q.push_str(&session::encode_component(s));
+                    q.push_str(&link::encode_component(s));
                 }
                 q
             }
-            Route::Join { room, key } => session::invite_query(room, key, server),
-            Route::Room { room } => session::room_query(room, server),
-            Route::Watch { room } => session::watch_query(room, server),
+            Route::Join { room, key } => link::invite_query(room, key, server),
+            Route::Room { room } => link::room_query(room, server),
+            Route::Watch { room } => link::watch_query(room, server),
         }
     }
 }
@@ -307,9 +307,9 @@ pub fn OnlinePage(
     Effect::new(move |_| {
         let param = server_param(&server.get_value());
         let query = session.with(|s| match (&s.seat, &s.intent, &s.state) {
-            (Some(seat), _, _) => Some(session::room_query(&seat.room, param.as_deref())),
+            (Some(seat), _, _) => Some(link::room_query(&seat.room, param.as_deref())),
             (None, Intent::Watch { room }, Some(_)) => {
-                Some(session::watch_query(room, param.as_deref()))
+                Some(link::watch_query(room, param.as_deref()))
             }
             _ => None,
         });
@@ -590,9 +590,9 @@ fn InviteCard(driver: Driver, server: String, on_cancel: Callback<()>) -> impl I
                 .as_ref()
                 .and_then(|seat| {
                     seat.join_key.as_ref().map(|k| {
-                        session::link_on(
+                        link::link_on(
                             &page_url(),
-                            &session::invite_query(&seat.room, k, param.as_deref()),
+                            &link::invite_query(&seat.room, k, param.as_deref()),
                         )
                     })
                 })
@@ -604,10 +604,7 @@ fn InviteCard(driver: Driver, server: String, on_cancel: Callback<()>) -> impl I
             s.seat
                 .as_ref()
                 .map(|seat| {
-                    session::link_on(
-                        &page_url(),
-                        &session::watch_query(&seat.room, p2.as_deref()),
-                    )
+                    link::link_on(&page_url(), &link::watch_query(&seat.room, p2.as_deref()))
                 })
                 .unwrap_or_default()
         })

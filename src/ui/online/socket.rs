@@ -20,8 +20,8 @@ use wasm_bindgen::prelude::*;
 use web_sys::{CloseEvent, MessageEvent, WebSocket};
 
 use super::seats;
+use crate::client::online::session::{Action, Intent, Session};
 use crate::protocol::online::{ClientMsg, ServerMsg};
-use crate::protocol::session::{Action, Intent, Session};
 use crate::ui::clock::now_ms;
 
 type Handler<E> = Closure<dyn FnMut(E)>;
@@ -105,7 +105,7 @@ impl Driver {
         let waiting = self
             .session
             .try_with_untracked(|s| {
-                s.wants_connection() && s.link != crate::protocol::session::Link::Open
+                s.wants_connection() && s.link != crate::client::online::session::Link::Open
             })
             .unwrap_or(false);
         if waiting {
@@ -132,7 +132,7 @@ impl Driver {
         let Some(inner) = self.inner() else { return };
         let open = self
             .session
-            .try_with_untracked(|s| s.link == crate::protocol::session::Link::Open)
+            .try_with_untracked(|s| s.link == crate::client::online::session::Link::Open)
             .unwrap_or(false);
         let (silent, generation) = {
             let i = inner.borrow();

@@ -4,9 +4,9 @@
 //! `online.*` section of `src/i18n/en.txt`), plus the few texts built from
 //! several values. The views look up their fixed texts with `t!` directly.
 
+use crate::client::online::link::LinkError;
 use crate::i18n::{text, Lang};
 use crate::protocol::online::{ErrorCode, Event, Refusal};
-use crate::protocol::session::LinkError;
 use crate::{key, t, tn};
 
 /// A broken online link in words (shown inside `link.error`).

@@ -8,10 +8,10 @@ use leptos::prelude::*;
 
 use super::socket::Driver;
 use super::text;
+use crate::client::online::session::{Flash, Link};
 use crate::games::Side;
 use crate::i18n::Lang;
 use crate::protocol::online::{Event, GameState, Status};
-use crate::protocol::session::{Flash, Link};
 use crate::ui::clock::{format_left, ticker};
 use crate::ui::words::use_lang;
 use crate::{t, tn};
