@@ -5,9 +5,12 @@
 //!   public id;
 //! - [`name`]: which display names are allowed and which look alike;
 //! - [`glicko`]: Glicko-2, one game a rating period;
+//! - [`pairing`]: which rated players quick match pairs, by rating and
+//!   time waited;
 //! - [`schema`]: the tables, for SQLite and PostgreSQL alike;
 //! - [`sqlite`]: the operations on SQLite, each inside the caller's
-//!   transaction, so a game's result and its ratings commit together.
+//!   transaction, so a game's result and its ratings commit together;
+//!   `pg` (feature `cluster`): the same on PostgreSQL.
 //!
 //! Which games are rated ([`unrated_because`]): a rated game of Territory
 //! Duel, Stones! or Mill with the standard rules (Nine Men's Morris)
@@ -20,6 +23,9 @@
 pub mod glicko;
 pub mod identity;
 pub mod name;
+pub mod pairing;
+#[cfg(feature = "cluster")]
+pub mod pg;
 pub mod schema;
 pub mod sqlite;
 
