@@ -505,10 +505,10 @@ fn uai_repetition_cycle_is_a_draw_on_the_third_occurrence() {
 
 #[test]
 fn go_clock_values_saturate_instead_of_overflowing() {
-    use stoneplay::ai::uci::{Action, Session};
+    use stoneplay::ai::uci::{Reply, Session};
     fn movetime<G: ProtocolGame>(dialect: Dialect, line: &str) -> Option<u64> {
         match Session::<G>::new(dialect).handle(line) {
-            Action::Go(job) => job.limits.movetime_ms,
+            Reply::Go(job) => job.limits.movetime_ms,
             other => panic!("{line}: {other:?}"),
         }
     }
@@ -796,10 +796,10 @@ fn native_searcher_persists_between_moves_until_a_new_game() {
 /// the line. No input makes a `go` panic.
 #[test]
 fn go_numbers_out_of_range_are_clamped_and_noted() {
-    use stoneplay::ai::uci::{Action, Session};
+    use stoneplay::ai::uci::{Reply, Session};
     fn go<G: ProtocolGame>(dialect: Dialect, line: &str) -> Result<(u64, u32, u64), String> {
         match Session::<G>::new(dialect).handle(line) {
-            Action::Go(job) => {
+            Reply::Go(job) => {
                 assert!(job.notes.len() <= 1, "{line}: {:?}", job.notes);
                 let l = job.limits;
                 Ok((
@@ -808,13 +808,13 @@ fn go_numbers_out_of_range_are_clamped_and_noted() {
                     l.nodes.unwrap_or(0),
                 ))
             }
-            Action::Output(lines) => Err(lines.join("\n")),
+            Reply::Output(lines) => Err(lines.join("\n")),
             other => panic!("{line}: {other:?}"),
         }
     }
     fn notes<G: ProtocolGame>(dialect: Dialect, line: &str) -> Vec<String> {
         match Session::<G>::new(dialect).handle(line) {
-            Action::Go(job) => job.notes,
+            Reply::Go(job) => job.notes,
             other => panic!("{line}: {other:?}"),
         }
     }

@@ -159,7 +159,7 @@ impl ProtocolGame for Mill {
 
 /// What the caller must do after a line.
 #[derive(Debug)]
-pub enum Action<G: Game> {
+pub enum Reply<G: Game> {
     /// Print these lines.
     Output(Vec<String>),
     /// Run this search, printing its `info` lines and `bestmove`.
@@ -304,15 +304,15 @@ impl<G: ProtocolGame> Session<G> {
         &self.record
     }
 
-    fn err(msg: impl std::fmt::Display) -> Action<G> {
-        Action::Output(vec![format!("info string error: {msg}")])
+    fn err(msg: impl std::fmt::Display) -> Reply<G> {
+        Reply::Output(vec![format!("info string error: {msg}")])
     }
 
     /// Interprets one input line.
-    pub fn handle(&mut self, line: &str) -> Action<G> {
+    pub fn handle(&mut self, line: &str) -> Reply<G> {
         let words: Vec<&str> = line.split_whitespace().collect();
         let Some(&cmd) = words.first() else {
-            return Action::Output(Vec::new());
+            return Reply::Output(Vec::new());
         };
         let hello = self.dialect.word();
         match cmd {
@@ -335,21 +335,21 @@ impl<G: ProtocolGame> Session<G> {
                 ];
                 out.extend(G::option_lines(&self.rules));
                 out.push(format!("{hello}ok"));
-                Action::Output(out)
+                Reply::Output(out)
             }
-            "isready" => Action::Output(vec!["readyok".into()]),
+            "isready" => Reply::Output(vec!["readyok".into()]),
             c if c == format!("{hello}newgame") => {
                 self.record = Record::new(G::start(&self.rules));
                 if let Some(s) = &mut self.searcher {
                     s.clear();
                 }
                 self.seed = self.seed.wrapping_add(1);
-                Action::Output(Vec::new())
+                Reply::Output(Vec::new())
             }
             "setoption" => self.setoption(&words[1..]),
             "position" => self.position(&words[1..]),
             "go" => match parse_go::<G>(&words[1..], self.record.position().side_to_move()) {
-                Ok((limits, notes)) => Action::Go(GoJob {
+                Ok((limits, notes)) => Reply::Go(GoJob {
                     record: self.record.clone(),
                     limits,
                     level: self.level,
@@ -358,9 +358,9 @@ impl<G: ProtocolGame> Session<G> {
                 }),
                 Err(e) => Self::err(e),
             },
-            "stop" => Action::Stop,
-            "quit" => Action::Quit,
-            "d" => Action::Output(vec![format!(
+            "stop" => Reply::Stop,
+            "quit" => Reply::Quit,
+            "d" => Reply::Output(vec![format!(
                 "info string fen {}",
                 self.record.position().to_text()
             )]),
@@ -368,7 +368,7 @@ impl<G: ProtocolGame> Session<G> {
         }
     }
 
-    fn setoption(&mut self, args: &[&str]) -> Action<G> {
+    fn setoption(&mut self, args: &[&str]) -> Reply<G> {
         // setoption name <name…> [value <value…>]
         if args.first() != Some(&"name") {
             return Self::err("expected 'setoption name <option> value <value>'");
@@ -387,7 +387,7 @@ impl<G: ProtocolGame> Session<G> {
                         self.hash_mb = mb;
                         self.searcher = None;
                     }
-                    Action::Output(Vec::new())
+                    Reply::Output(Vec::new())
                 }
                 _ => Self::err(format!(
                     "Hash '{value}' is not a whole number of MiB from {lo} to {hi}; the table stays at {} MiB",
@@ -399,7 +399,7 @@ impl<G: ProtocolGame> Session<G> {
             return match value.parse::<Level>() {
                 Ok(l) => {
                     self.level = l;
-                    Action::Output(Vec::new())
+                    Reply::Output(Vec::new())
                 }
                 Err(e) => Self::err(e),
             };
@@ -412,13 +412,13 @@ impl<G: ProtocolGame> Session<G> {
                     self.rules = rules;
                     self.record = Record::new(G::start(&self.rules));
                 }
-                Action::Output(Vec::new())
+                Reply::Output(Vec::new())
             }
             Err(e) => Self::err(e),
         }
     }
 
-    fn position(&mut self, args: &[&str]) -> Action<G> {
+    fn position(&mut self, args: &[&str]) -> Reply<G> {
         let mpos = args.iter().position(|&w| w == "moves");
         let setup = &args[..mpos.unwrap_or(args.len())];
         let start = match setup.first() {
@@ -442,7 +442,7 @@ impl<G: ProtocolGame> Session<G> {
             }
         }
         self.record = record;
-        Action::Output(Vec::new())
+        Reply::Output(Vec::new())
     }
 
     /// Handles one line and, for `go`, runs the search at once with
@@ -450,10 +450,10 @@ impl<G: ProtocolGame> Session<G> {
     /// Returns the output lines, and whether the session should end.
     pub fn handle_sync(&mut self, line: &str, clock: &dyn Clock) -> (Vec<String>, bool) {
         match self.handle(line) {
-            Action::Output(lines) => (lines, false),
-            Action::Stop => (Vec::new(), false),
-            Action::Quit => (Vec::new(), true),
-            Action::Go(job) => {
+            Reply::Output(lines) => (lines, false),
+            Reply::Stop => (Vec::new(), false),
+            Reply::Quit => (Vec::new(), true),
+            Reply::Go(job) => {
                 let mut out = Vec::new();
                 let ctl = SearchControl { clock, stop: None };
                 let mb = self.hash_mb;

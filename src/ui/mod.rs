@@ -185,7 +185,7 @@ fn screen<G: UiGame>(
     let record = match link::parse_query(&setup.query).and_then(|p| link::load::<G>(&p)) {
         Ok(record) => record,
         Err(problem) => {
-            let LinkError(error) = expect_context();
+            let LinkBanner(error) = expect_context();
             let nav = expect_context::<Nav>();
             // Not while the page is being drawn.
             request_animation_frame(move || {
@@ -242,7 +242,7 @@ fn screen<G: UiGame>(
 
 /// What is wrong with the page's link, shown in a banner until dismissed.
 #[derive(Clone, Copy)]
-struct LinkError(RwSignal<Option<Problem>>);
+struct LinkBanner(RwSignal<Option<Problem>>);
 
 /// The whole app.
 #[component]
@@ -263,7 +263,7 @@ pub fn App() -> impl IntoView {
     let nav = Nav(page);
     provide_context(nav);
     let error = RwSignal::new(link_error);
-    provide_context(LinkError(error));
+    provide_context(LinkBanner(error));
     let show_settings = RwSignal::new(false);
     let show_new_game = RwSignal::new(false);
     // A local game's clock stops while a panel or dialog is over the board.

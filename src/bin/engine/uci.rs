@@ -9,7 +9,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Arc, Mutex};
 
 use stoneplay::ai::duel::DuelGame;
-use stoneplay::ai::uci::{Action, Dialect, ProtocolGame, Session};
+use stoneplay::ai::uci::{Dialect, ProtocolGame, Reply, Session};
 use stoneplay::ai::{InstantClock, SearchControl, Searcher};
 use stoneplay::games::ataxx::uai::UaiAtaxx;
 use stoneplay::games::mill::Mill;
@@ -286,16 +286,16 @@ where
             Searcher::with_megabytes(session.hash_megabytes());
     }
     match action {
-        Action::Output(lines) => print_lines(&lines),
-        Action::Stop => stop.store(true, Ordering::Relaxed),
-        Action::Quit => {
+        Reply::Output(lines) => print_lines(&lines),
+        Reply::Stop => stop.store(true, Ordering::Relaxed),
+        Reply::Quit => {
             stop.store(true, Ordering::Relaxed);
             if let Some(h) = running.take() {
                 answer(h);
             }
             return true;
         }
-        Action::Go(job) => {
+        Reply::Go(job) => {
             stop.store(false, Ordering::Relaxed);
             let flag = Arc::clone(stop);
             let tx = tx.clone();

@@ -28,7 +28,7 @@ use super::words::{game_title, use_lang, Problem as LinkProblem};
 use super::{Nav, Page};
 use crate::client::online::address::{choose_server, default_server_url};
 use crate::client::online::link::{self, Route};
-use crate::client::online::session::{Intent, Link, Problem, Session};
+use crate::client::online::session::{Connection, Halt, Intent, OnlineSession};
 use crate::games::any::Variant;
 use crate::games::ataxx::{Ataxx, AtaxxRules};
 use crate::games::mill::Mill;
@@ -167,13 +167,13 @@ fn side_name(lang: Lang, kind: GameKind, side: Side) -> &'static str {
 /// What the page shows, coarse enough that the game view is built once
 /// per game (a rematch builds a new one).
 #[derive(Clone, Debug, PartialEq)]
-enum Phase {
+enum Showing {
     Setup,
     Connecting,
     Matching,
     Invite,
     Game { spec: Variant, game_no: u32 },
-    Problem(Problem),
+    Halted(Halt),
 }
 
 /// Copies `text` to the clipboard; `done` says whether it worked.
@@ -257,23 +257,23 @@ fn open_route(link: &OnlineLink, setting_server: &str) -> (Intent, String, bool)
 }
 
 /// What the page shows for the session `s`.
-fn phase_of(s: &Session) -> Phase {
-    if let Some(p) = &s.problem {
-        return Phase::Problem(p.clone());
+fn showing(s: &OnlineSession) -> Showing {
+    if let Some(p) = &s.halt {
+        return Showing::Halted(p.clone());
     }
     if let Some(st) = &s.state {
         if st.status == Status::Waiting && s.seat.is_some() {
-            return Phase::Invite;
+            return Showing::Invite;
         }
-        return Phase::Game {
+        return Showing::Game {
             spec: st.game,
             game_no: st.game_no,
         };
     }
     match s.intent {
-        Intent::Idle => Phase::Setup,
-        Intent::QuickMatch { .. } => Phase::Matching,
-        _ => Phase::Connecting,
+        Intent::Idle => Showing::Setup,
+        Intent::QuickMatch { .. } => Showing::Matching,
+        _ => Showing::Connecting,
     }
 }
 
@@ -301,7 +301,7 @@ pub fn OnlinePage(
     let session = driver.session;
     let server = StoredValue::new(server);
 
-    let phase = Memo::new(move |_| session.with(phase_of));
+    let shown = Memo::new(move |_| session.with(showing));
 
     // The address bar follows the page: your room, the room you watch.
     Effect::new(move |_| {
@@ -329,24 +329,24 @@ pub fn OnlinePage(
     };
 
     let body = move || {
-        match phase.get() {
-        Phase::Setup => setup.run((driver, server.get_value())),
-        Phase::Connecting => view! {
+        match shown.get() {
+        Showing::Setup => setup.run((driver, server.get_value())),
+        Showing::Connecting => view! {
             <div class="online-card" data-testid="online-connecting">
                 <h2>{move || t!(lang.get(), "online.title")}</h2>
                 <button data-testid="cancel-connect" on:click=move |_| to_setup.run(())>{move || t!(lang.get(), "online.cancel")}</button>
             </div>
         }
         .into_any(),
-        Phase::Matching => view! { <MatchingCard driver=driver on_cancel=to_setup/> }.into_any(),
+        Showing::Matching => view! { <MatchingCard driver=driver on_cancel=to_setup/> }.into_any(),
         // Leaving keeps the seat on this device (the protocol cannot
         // withdraw an invite): the game stays in "Your online games".
-        Phase::Invite => view! { <InviteCard driver=driver server=server.get_value() on_cancel=Callback::new(move |_| withdraw())/> }
+        Showing::Invite => view! { <InviteCard driver=driver server=server.get_value() on_cancel=Callback::new(move |_| withdraw())/> }
         .into_any(),
-        Phase::Game { spec, .. } => game.run((driver, spec)),
-        Phase::Problem(p) => {
+        Showing::Game { spec, .. } => game.run((driver, spec)),
+        Showing::Halted(p) => {
             let watch_room = match (&p, &link.route) {
-                (Problem::Refused { code: crate::protocol::online::Refusal::RoomFull, .. }, Route::Join { room, .. }) => Some(room.clone()),
+                (Halt::Refused { code: crate::protocol::online::Refusal::RoomFull, .. }, Route::Join { room, .. }) => Some(room.clone()),
                 _ => None,
             };
             view! { <ProblemCard problem=p watch_room=watch_room server=server on_setup=to_setup/> }.into_any()
@@ -371,16 +371,16 @@ fn ConnectionBanner(driver: Driver, server: StoredValue<String>) -> impl IntoVie
     let session = driver.session;
     let connection_line = move || {
         let lang = lang.get();
-        session.with(|s| match s.link {
-            Link::Open => None,
-            Link::Down => None,
-            Link::Connecting { attempt: 0 } if !s.ever_open => {
+        session.with(|s| match s.connection {
+            Connection::Open => None,
+            Connection::Down => None,
+            Connection::Connecting { attempt: 0 } if !s.ever_open => {
                 Some(t!(lang, "online.connecting", url = server.get_value()))
             }
-            Link::Connecting { .. } | Link::Retrying { .. } if !s.ever_open => {
+            Connection::Connecting { .. } | Connection::Retrying { .. } if !s.ever_open => {
                 Some(t!(lang, "online.unreachable", url = server.get_value()))
             }
-            Link::Connecting { .. } | Link::Retrying { .. } => {
+            Connection::Connecting { .. } | Connection::Retrying { .. } => {
                 Some(t!(lang, "online.reconnecting").to_string())
             }
         })
@@ -388,7 +388,7 @@ fn ConnectionBanner(driver: Driver, server: StoredValue<String>) -> impl IntoVie
     let retry_now = move |_| driver.retry_now();
     move || {
         connection_line().map(|line| {
-            let retrying = session.with(|s| matches!(s.link, Link::Retrying { .. }));
+            let retrying = session.with(|s| matches!(s.connection, Connection::Retrying { .. }));
             view! {
                 <div class="banner-line warn" role="status" data-testid="connection">
                     <span class="spinner" aria-hidden="true"></span>
@@ -436,7 +436,7 @@ fn MatchingCard(driver: Driver, on_cancel: Callback<()>) -> impl IntoView {
 /// full room, watching it) as the way on.
 #[component]
 fn ProblemCard(
-    problem: Problem,
+    problem: Halt,
     watch_room: Option<String>,
     server: StoredValue<String>,
     on_setup: Callback<()>,
@@ -446,8 +446,8 @@ fn ProblemCard(
     let line = move || {
         let lang = lang.get();
         match &problem {
-            Problem::Version(m) => t!(lang, "online.version", message = m),
-            Problem::Refused { code, reason } => text::refusal_to_enter(lang, *code, reason),
+            Halt::Version(m) => t!(lang, "online.version", message = m),
+            Halt::Refused { code, reason } => text::refusal_to_enter(lang, *code, reason),
         }
     };
     let server_q = server_param(&server.get_value());
