@@ -15,9 +15,24 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
+use super::clock::Clock;
 use super::eval::{Evaluate, Horizon, HISTORY_SIZE, TACTICAL};
-use super::{Clock, SearchInfo};
 use crate::games::{Game, Outcome};
+
+/// Progress after each completed iteration, for `info` lines and the UI.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SearchInfo<'a, M> {
+    /// The iteration just completed.
+    pub depth: u32,
+    /// Score of the best move for the side to move (see [`MATE`]).
+    pub score: i32,
+    /// Nodes so far.
+    pub nodes: u64,
+    /// Milliseconds since the search started.
+    pub elapsed_ms: f64,
+    /// The principal variation, best move first.
+    pub pv: &'a [M],
+}
 
 /// The score of a win on the spot; a win in `n` plies scores `MATE - n`.
 pub const MATE: i32 = 30_000;

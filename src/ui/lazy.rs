@@ -28,9 +28,9 @@ use leptos::prelude::*;
 
 use super::online::room::online_game;
 use super::online::socket::Driver;
-use super::online::OnlineLink;
+use super::page::Setup;
 use super::review::{review_view, ReviewArgs};
-use super::Setup;
+use crate::client::online::link::OnlineLink;
 use crate::games::any::Variant;
 use crate::games::ataxx::Ataxx;
 use crate::games::mill::Mill;

@@ -5,11 +5,13 @@
 use leptos::prelude::*;
 
 use super::games::UiGame;
+use super::page::{Nav, Page};
 use super::screen::controls::clock_options;
 use super::store::Settings;
 use super::words::{game_title, level_name, use_lang};
-use super::{link, mill_rules, online, Nav, Page};
+use super::{link, mill_rules};
 use crate::ai::Level;
+use crate::client::online::link::OnlineLink;
 use crate::games::ataxx::Ataxx;
 use crate::games::mill::{Mill, MillRules};
 use crate::games::stones::Stones;
@@ -103,7 +105,7 @@ pub fn NewGameDialog(open: RwSignal<bool>) -> impl IntoView {
             close();
             if c.mode == "online" {
                 settings.update(|s| s.online_game = c.kind);
-                nav.go(Page::Online(online::OnlineLink::setup()));
+                nav.go(Page::Online(OnlineLink::setup()));
                 return;
             }
             settings.update(|s| {

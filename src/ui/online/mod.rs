@@ -21,13 +21,13 @@ use leptos::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 
 use self::socket::Driver;
+use super::address::{page_server, server_for};
 use super::games::UiGame;
 use super::mill_rules::MillRulesPicker;
+use super::page::{Nav, Page};
 use super::store::Settings;
-use super::words::{game_title, use_lang, Problem as LinkProblem};
-use super::{Nav, Page};
-use crate::client::online::address::{choose_server, default_server_url};
-use crate::client::online::link::{self, Route};
+use super::words::{game_title, use_lang};
+use crate::client::online::link::{self, OnlineLink, Route};
 use crate::client::online::session::{Connection, Halt, Intent, OnlineSession};
 use crate::games::any::Variant;
 use crate::games::ataxx::{Ataxx, AtaxxRules};
@@ -40,84 +40,6 @@ use crate::t;
 
 /// Per-move clock choices for online games, in seconds.
 pub const ONLINE_CLOCK_CHOICES: [u32; 4] = [10, 30, 60, 120];
-
-/// An online page: what it is for, and the server named by its link.
-#[derive(Clone, Debug, PartialEq)]
-pub struct OnlineLink {
-    pub route: Route,
-    /// `?server=` (already validated).
-    pub server: Option<String>,
-}
-
-impl OnlineLink {
-    /// The setup screen.
-    pub fn setup() -> Self {
-        OnlineLink {
-            route: Route::Setup,
-            server: None,
-        }
-    }
-
-    /// The online page a link's parameters ask for: `Ok(None)` when the
-    /// link is not about online play; the problem when it is broken.
-    pub fn from_params(params: &[(String, String)]) -> Result<Option<Self>, LinkProblem> {
-        let route = link::route_of(params).map_err(LinkProblem::OnlineLink)?;
-        let server = params
-            .iter()
-            .find(|(k, _)| k == "server")
-            .map(|(_, v)| v.trim().to_string());
-        Ok(route.map(|route| OnlineLink { route, server }))
-    }
-
-    /// The query string of this page.
-    pub fn query(&self) -> String {
-        let server = self.server.as_deref();
-        match &self.route {
-            Route::Setup => {
-                let mut q = "?online".to_string();
-                if let Some(s) = server {
-                    q.push_str("&server=");
-                    q.push_str(&link::encode_component(s));
-                }
-                q
-            }
-            Route::Join { room, key } => link::invite_query(room, key, server),
-            Route::Room { room } => link::room_query(room, server),
-            Route::Watch { room } => link::watch_query(room, server),
-        }
-    }
-}
-
-/// The page's own server: same host, `ws` next to the app.
-pub fn page_server() -> String {
-    let loc = web_sys::window().map(|w| w.location());
-    let get = |f: fn(&web_sys::Location) -> Result<String, wasm_bindgen::JsValue>| {
-        loc.as_ref().and_then(|l| f(l).ok()).unwrap_or_default()
-    };
-    default_server_url(
-        &get(web_sys::Location::protocol),
-        &get(web_sys::Location::host),
-        &get(web_sys::Location::pathname),
-    )
-}
-
-/// The deployer's server, from `<meta name="stoneplay-server" content="…">`.
-pub fn meta_server() -> String {
-    web_sys::window()
-        .and_then(|w| w.document())
-        .and_then(|d| {
-            d.query_selector("meta[name=stoneplay-server]")
-                .ok()
-                .flatten()
-        })
-        .and_then(|m| m.get_attribute("content"))
-        .unwrap_or_default()
-}
-
-/// The server to use: the link's, the setting, the meta tag, or the page's host.
-pub fn server_for(link: Option<&str>, setting: &str) -> String {
-    choose_server(link, setting, &meta_server(), &page_server())
-}
 
 /// `server` for links: `None` when it is the page's own (links stay short).
 fn server_param(server: &str) -> Option<String> {
