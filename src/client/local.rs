@@ -21,12 +21,12 @@
 //! - **Resume** ([`LocalGame::resumed`]): a saved game in progress comes
 //!   back paused with the time that was left; a saved game that ended in a
 //!   way its moves do not show (time, resignation) comes back finished.
-//! - **Recent games** ([`Snapshot::keep`]): a game is worth keeping once a
+//! - **Recent games** ([`SavePoint::keep`]): a game is worth keeping once a
 //!   move has been played in it here (by anyone: the player, the computer,
 //!   a forced pass), it has ended, or a game was imported into it; a game
 //!   that was only opened is not. A resumed game was kept already. New
 //!   game or Rematch on the same screen is another game
-//!   ([`Snapshot::game_no`]): the finished one stays in the list.
+//!   ([`SavePoint::game_no`]): the finished one stays in the list.
 
 use super::clock::MoveClock;
 use super::Forced;
@@ -35,7 +35,7 @@ use crate::games::{EndReason, GameError, Outcome, Record, Side};
 /// What a game looked like when last saved: the record and the time left
 /// on the move clock of the side to move (`None`: no clock).
 #[derive(Clone, Debug, PartialEq)]
-pub struct Snapshot<G: Forced> {
+pub struct SavePoint<G: Forced> {
     pub record: Record<G>,
     pub clock_left_ms: Option<f64>,
     /// Whether the game belongs in the recent games: something happened in
@@ -97,9 +97,9 @@ pub struct LocalGame<G: Forced> {
     covered: bool,
     /// The ply shown from the move list; `None`: the live game.
     viewing: Option<usize>,
-    /// Something happened in this game (see [`Snapshot::keep`]).
+    /// Something happened in this game (see [`SavePoint::keep`]).
     keep: bool,
-    /// New games started on this screen (see [`Snapshot::game_no`]).
+    /// New games started on this screen (see [`SavePoint::game_no`]).
     game_no: u32,
 }
 
@@ -472,8 +472,8 @@ impl<G: Forced> LocalGame<G> {
 
     /// What to save at `now`: the record, the time left and whether the
     /// game belongs in the recent games.
-    pub fn snapshot(&self, now: f64) -> Snapshot<G> {
-        Snapshot {
+    pub fn snapshot(&self, now: f64) -> SavePoint<G> {
+        SavePoint {
             record: self.record.clone(),
             clock_left_ms: self.clock.left_at(now),
             keep: self.keep,

@@ -34,7 +34,7 @@ use leptos::prelude::*;
 use crate::games::GameKind;
 use crate::i18n::Lang;
 use crate::t;
-use game::{BoardCover, GameScreen, Snapshot};
+use game::{BoardCover, GameScreen, SavePoint};
 use games::UiGame;
 use page::{location_query, new_id, page_for, Nav, Page, Setup};
 use words::{game_tagline, game_title, Problem};
@@ -70,7 +70,7 @@ fn screen<G: UiGame>(
     // Called at once when the screen opens too: a new game's link, which
     // names only what the settings chose, becomes the link as the game
     // writes it.
-    let on_change = Callback::new(move |snap: Snapshot<G>| {
+    let on_change = Callback::new(move |snap: SavePoint<G>| {
         link::reflect(&snap.record, opponent);
         // A game only opened, with nothing played yet, is not a recent game.
         if !snap.keep {
