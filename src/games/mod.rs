@@ -8,8 +8,12 @@
 
 pub mod any;
 pub mod ataxx;
+pub mod bits;
 pub mod mill;
 pub mod stones;
+pub mod zobrist;
+
+pub use zobrist::splitmix64;
 
 use std::fmt;
 
@@ -289,17 +293,6 @@ pub trait Game: Clone + PartialEq + fmt::Debug + Sized {
         self.play_unchecked(mv);
         Ok(())
     }
-}
-
-/// One step of splitmix64: the next state and a well-mixed 64-bit output.
-/// A `const fn`, so the games' Zobrist tables are built at compile time and
-/// hashes are the same in every build and on every platform.
-pub const fn splitmix64(state: u64) -> (u64, u64) {
-    let state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    let mut z = state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    (state, z ^ (z >> 31))
 }
 
 /// Counts the move sequences of exactly `depth` plies. A game that ends
