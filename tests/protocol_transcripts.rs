@@ -533,6 +533,21 @@ fn go_clock_values_saturate_instead_of_overflowing() {
         movetime::<Mill>(Dialect::Uci, "go wtime 1000 winc 100"),
         Some(50 + 75)
     );
+    // Territory Duel: a hard limit (an eighth of the clock plus the
+    // increment) over a soft one (a twenty-fifth plus 60 % of it).
+    let limits = |line: &str| match Session::<UaiAtaxx>::new(Dialect::Uai).handle(line) {
+        Reply::Go(job) => (job.limits.movetime_ms, job.limits.soft_ms),
+        other => panic!("{line}: {other:?}"),
+    };
+    assert_eq!(
+        limits("go btime 1000 binc 100"),
+        (Some(125 + 100), Some(40 + 60))
+    );
+    assert_eq!(
+        limits(&format!("go btime 1000 binc {}", u64::MAX)),
+        (Some(500), Some(500))
+    );
+    assert_eq!(limits("go wtime 1000 winc 100"), (None, None), "X moves");
     // And the search answers.
     let out = run::<Stones>(
         Dialect::Uci,
@@ -824,9 +839,11 @@ fn go_numbers_out_of_range_are_clamped_and_noted() {
         notes::<UaiAtaxx>(Dialect::Uai, "go btime -100"),
         vec!["go btime: '-100' is below 0; read as 0"]
     );
+    // Territory Duel's hard limit is an eighth of the clock (see
+    // `go_clock_values_saturate_instead_of_overflowing`).
     assert_eq!(
         go::<UaiAtaxx>(Dialect::Uai, "go btime 99999999999999999999999"),
-        Ok((u64::MAX / 20, 0, 0))
+        Ok((u64::MAX / 8, 0, 0))
     );
     assert_eq!(
         notes::<Stones>(Dialect::Uci, "go wtime 99999999999999999999999"),

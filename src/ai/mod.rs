@@ -53,6 +53,11 @@ pub struct SearchLimits {
     pub nodes: Option<u64>,
     /// Search until stopped (UCI `go infinite`); ignores the level's time.
     pub infinite: bool,
+    /// A softer time limit in milliseconds, for a game on the clock: no
+    /// new iteration starts past it, stretched up to 2.1 times while the
+    /// best move is unsettled and shrunk to 0.7 times once it takes most
+    /// of the nodes (`movetime_ms` stays the hard limit).
+    pub soft_ms: Option<u64>,
 }
 
 impl SearchLimits {
@@ -214,7 +219,7 @@ impl<G: Game + Evaluate> Searcher<G> {
             // Iterations start until the deadline: the thinking time is used
             // in full, and an unfinished iteration still counts for the
             // moves it searched to the end.
-            soft_ms: None,
+            soft_ms: limits.soft_ms.map(|ms| start_ms + ms as f64),
             max_nodes: limits.nodes,
             max_depth,
         };

@@ -53,6 +53,15 @@ pub trait ProtocolGame: Game + Evaluate {
     /// The `go` keywords for the second player's time and increment.
     const SECOND_CLOCK: (&'static str, &'static str);
 
+    /// Whether a `go` on the clock sets a soft limit (no new iteration
+    /// past a twenty-fifth of the clock plus 60 % of the increment,
+    /// scaled by how settled the best move is) under a hard one (an
+    /// eighth of the clock plus the increment), instead of one limit (a
+    /// twentieth plus three quarters of the increment). Territory Duel:
+    /// measured with `engine duel` (docs/engine.md, "Engine changes and
+    /// their matches"); Mill and Stones! keep the one limit.
+    const SOFT_CLOCK: bool = false;
+
     /// `option name …` lines announced after `id`.
     fn option_lines(_rules: &Self::Rules) -> Vec<String> {
         Vec::new()
@@ -78,6 +87,7 @@ impl ProtocolGame for UaiAtaxx {
     const NAME: &'static str = "Territory Duel";
     const FIRST_CLOCK: (&'static str, &'static str) = ("btime", "binc");
     const SECOND_CLOCK: (&'static str, &'static str) = ("wtime", "winc");
+    const SOFT_CLOCK: bool = true;
 
     fn option_lines(_rules: &Self::Rules) -> Vec<String> {
         let vars: Vec<String> = MoveLimit::ALL
@@ -571,10 +581,23 @@ fn parse_go<G: ProtocolGame>(
         i += 2;
     }
     if let (Some(t), None) = (time, limits.movetime_ms) {
-        // A twentieth of the clock plus most of the increment, never more
-        // than half of what is left (saturating: any u64 is accepted).
-        let ms = (t / 20).saturating_add(inc / 4 * 3).min(t / 2).max(1);
-        limits.movetime_ms = Some(ms);
+        if !G::SOFT_CLOCK {
+            // A twentieth of the clock plus most of the increment, never
+            // more than half of what is left (saturating: any u64 is
+            // accepted).
+            let ms = (t / 20).saturating_add(inc / 4 * 3).min(t / 2).max(1);
+            limits.movetime_ms = Some(ms);
+            return Ok((limits, notes));
+        }
+        // No new iteration past a twenty-fifth of the clock plus 60 % of
+        // the increment (scaled by how settled the best move is, see
+        // `SearchLimits::soft_ms`); a running one may go on to an eighth
+        // of the clock plus the increment, never more than half of what
+        // is left (saturating: any u64 is accepted).
+        let soft = (t / 25).saturating_add(inc / 5 * 3).min(t / 2).max(1);
+        let hard = (t / 8).saturating_add(inc).min(t / 2).max(1);
+        limits.movetime_ms = Some(hard);
+        limits.soft_ms = Some(soft);
     }
     Ok((limits, notes))
 }
