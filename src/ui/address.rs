@@ -2,7 +2,8 @@
 //! next to the app), the deployer's `<meta name="stoneplay-server">`, and
 //! the choice among a link's server, the player's setting and those two
 //! (the rules of the choice are `client::online::address`, tested
-//! natively). Used by the online screens and the settings panel.
+//! natively), and whether a link must name it. Used by the online screens
+//! and the settings panel.
 
 use crate::client::online::address::{choose_server, default_server_url};
 
@@ -35,4 +36,9 @@ pub fn meta_server() -> String {
 /// The server to use: the link's, the setting, the meta tag, or the page's host.
 pub fn server_for(link: Option<&str>, setting: &str) -> String {
     choose_server(link, setting, &meta_server(), &page_server())
+}
+
+/// `server` for links: `None` when it is the page's own (links stay short).
+pub fn server_param(server: &str) -> Option<String> {
+    (server != page_server()).then(|| server.to_string())
 }

@@ -7,7 +7,7 @@ use leptos::prelude::*;
 use super::board::{self, BoardProps};
 use super::sound::Sound;
 use super::words::Problem;
-use crate::client::ending::{self, Ends};
+use crate::client::ending::{self, side_name, Ends};
 use crate::client::mark::Marks;
 use crate::client::Forced;
 use crate::games::any::VariantGame;
@@ -34,8 +34,11 @@ pub trait UiGame:
     /// Which game this is.
     const KIND: GameKind;
 
-    /// The players' names ("X", "White").
-    fn side_name(lang: Lang, side: Side) -> &'static str;
+    /// The players' names ("X", "White"): [`side_name`], written once for
+    /// every game.
+    fn side_name(lang: Lang, side: Side) -> &'static str {
+        side_name(lang, Self::KIND, side)
+    }
     /// CSS class suffix of a side's pieces.
     fn side_class(side: Side) -> &'static str {
         match side {
@@ -99,9 +102,6 @@ impl UiGame for Ataxx {
     }
     const KIND: GameKind = GameKind::Ataxx;
 
-    fn side_name(lang: Lang, side: Side) -> &'static str {
-        board::ataxx::side_name(lang, side)
-    }
     fn score(&self, side: Side) -> u32 {
         self.count(side)
     }
@@ -183,9 +183,6 @@ impl UiGame for Stones {
     }
     const KIND: GameKind = GameKind::Stones;
 
-    fn side_name(lang: Lang, side: Side) -> &'static str {
-        board::white_black(lang, side)
-    }
     fn score(&self, side: Side) -> u32 {
         Stones::score(self, side)
     }
@@ -244,9 +241,6 @@ impl UiGame for Mill {
     }
     const KIND: GameKind = GameKind::Mill;
 
-    fn side_name(lang: Lang, side: Side) -> &'static str {
-        board::white_black(lang, side)
-    }
     fn score(&self, side: Side) -> u32 {
         u32::from(self.on_board(side))
     }

@@ -145,7 +145,7 @@ pub fn Home() -> impl IntoView {
                 <button class="primary" data-testid="play-online"
                     on:click=move |_| nav.go(Page::Online(OnlineLink::setup()))>{move || t!(lang.get(), "online.home_button")}</button>
             </div>
-            <online::ResumeList/>
+            <online::setup::ResumeList/>
         </section>
     };
 

@@ -20,6 +20,7 @@ pub mod new_game;
 pub mod notation;
 pub mod online;
 pub mod page;
+pub mod picker;
 pub mod review;
 pub mod rules_page;
 pub mod screen;

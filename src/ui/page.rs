@@ -147,3 +147,26 @@ impl Nav {
         self.go(Page::Play(new_setup(kind, &settings)));
     }
 }
+
+/// The page's address without its query (keeps the app's sub-path).
+pub fn page_url() -> String {
+    web_sys::window()
+        .and_then(|w| w.location().href().ok())
+        .unwrap_or_default()
+}
+
+/// Puts `query` in the address bar without a new history entry.
+pub fn replace_query(query: &str) {
+    let Some(w) = web_sys::window() else { return };
+    if w.location().search().ok().as_deref() == Some(query) {
+        return;
+    }
+    let path = w.location().pathname().unwrap_or_default();
+    if let Ok(h) = w.history() {
+        let _ = h.replace_state_with_url(
+            &wasm_bindgen::JsValue::NULL,
+            "",
+            Some(&format!("{path}{query}")),
+        );
+    }
+}
