@@ -29,13 +29,12 @@
 //!   ([`SavePoint::game_no`]): the finished one stays in the list.
 
 use super::clock::MoveClock;
-use super::Forced;
-use crate::games::{EndReason, GameError, Outcome, Record, Side};
+use crate::games::{EndReason, Game, GameError, Outcome, Record, Side};
 
 /// What a game looked like when last saved: the record and the time left
 /// on the move clock of the side to move (`None`: no clock).
 #[derive(Clone, Debug, PartialEq)]
-pub struct SavePoint<G: Forced> {
+pub struct SavePoint<G: Game> {
     pub record: Record<G>,
     pub clock_left_ms: Option<f64>,
     /// Whether the game belongs in the recent games: something happened in
@@ -82,7 +81,7 @@ pub enum Step {
 
 /// A local game and everything the page decides about it.
 #[derive(Clone, Debug, PartialEq)]
-pub struct LocalGame<G: Forced> {
+pub struct LocalGame<G: Game> {
     record: Record<G>,
     /// Moves taken back, most recent last, for Redo.
     redo: Vec<G::Move>,
@@ -107,7 +106,7 @@ fn limit_ms(secs: u32) -> Option<f64> {
     (secs > 0).then(|| f64::from(secs) * 1000.0)
 }
 
-impl<G: Forced> LocalGame<G> {
+impl<G: Game> LocalGame<G> {
     /// A game from `record` (a new game or a link), its clock running from
     /// `now` unless the game is already over.
     pub fn new(record: Record<G>, clock_secs: u32, computer: Option<Side>, now: f64) -> Self {

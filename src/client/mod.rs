@@ -24,28 +24,3 @@ pub mod moves;
 pub mod online;
 pub mod review;
 pub mod score;
-
-use crate::games::ataxx::{Ataxx, AtaxxMove};
-use crate::games::mill::Mill;
-use crate::games::stones::Stones;
-use crate::games::Game;
-
-/// A move the side to move must make without choosing, made at once by
-/// the page (Territory Duel's pass when the player has no move but the game
-/// goes on). The rules decide it; this only names it per game.
-pub trait Forced: Game {
-    /// The forced move, if there is one.
-    fn forced_move(&self) -> Option<Self::Move> {
-        None
-    }
-}
-
-impl Forced for Ataxx {
-    fn forced_move(&self) -> Option<AtaxxMove> {
-        self.must_pass().then_some(AtaxxMove::Pass)
-    }
-}
-
-impl Forced for Stones {}
-
-impl Forced for Mill {}

@@ -9,7 +9,6 @@ use super::sound::Sound;
 use super::words::Problem;
 use crate::client::ending::{self, side_name, Ends};
 use crate::client::mark::Marks;
-use crate::client::Forced;
 use crate::games::any::VariantGame;
 use crate::games::ataxx::{Ataxx, AtaxxMove, AtaxxRules, NoMoveRule};
 use crate::games::mill::{point_name, Mill, MillMove, MillRules, Phase, Preset, OPTION_NAMES};
@@ -24,16 +23,12 @@ use crate::{t, tn};
 pub trait UiGame:
     Game<Move: Send + Sync + 'static, Rules: Send + Sync + 'static>
     + VariantGame
-    + Forced
     + Marks
     + Ends
     + Send
     + Sync
     + 'static
 {
-    /// Which game this is.
-    const KIND: GameKind;
-
     /// The players' names ("X", "White"): [`side_name`], written once for
     /// every game.
     fn side_name(lang: Lang, side: Side) -> &'static str {
@@ -73,11 +68,6 @@ pub trait UiGame:
     }
     /// The sound a move makes.
     fn sound_of(before: &Self, mv: Self::Move) -> Sound;
-    /// The rules for a game against the computer (Territory Duel: a player
-    /// without a move loses instead of passing).
-    fn vs_computer_rules(rules: &Self::Rules) -> Self::Rules {
-        rules.clone()
-    }
     /// Why the piece of the side to move on `spot` cannot move, for a
     /// player who pressed it ("This stone is pinned").
     fn why_stuck(&self, lang: Lang, spot: u8) -> &'static str;
@@ -100,7 +90,6 @@ impl UiGame for Ataxx {
     fn why_stuck(&self, lang: Lang, _spot: u8) -> &'static str {
         t!(lang, "stuck.ataxx")
     }
-    const KIND: GameKind = GameKind::Ataxx;
 
     fn score(&self, side: Side) -> u32 {
         self.count(side)
@@ -167,11 +156,6 @@ impl UiGame for Ataxx {
             Sound::Move
         }
     }
-    fn vs_computer_rules(rules: &AtaxxRules) -> AtaxxRules {
-        let mut rules = *rules;
-        rules.no_move = NoMoveRule::Lose;
-        rules
-    }
 }
 
 impl UiGame for Stones {
@@ -181,7 +165,6 @@ impl UiGame for Stones {
             _ => t!(lang, "stuck.stones_blocked"),
         }
     }
-    const KIND: GameKind = GameKind::Stones;
 
     fn score(&self, side: Side) -> u32 {
         Stones::score(self, side)
@@ -239,7 +222,6 @@ impl UiGame for Mill {
     fn why_stuck(&self, lang: Lang, _spot: u8) -> &'static str {
         t!(lang, "stuck.mill")
     }
-    const KIND: GameKind = GameKind::Mill;
 
     fn score(&self, side: Side) -> u32 {
         u32::from(self.on_board(side))

@@ -66,6 +66,13 @@ pub use rules::{
     BoardFull, MillInPlacing, MillRules, Preset, RemoveFromMills, Stalemate, OPTION_NAMES,
 };
 
+/// The game's slug in the list (links, files, commands) and its English
+/// name and tagline.
+pub const SLUG: &str = "mill";
+pub const TITLE: &str = "Mill";
+pub const TAGLINE: &str = "Line up three to take a piece.";
+pub const OTHER_NAMES: &[&str] = &[];
+
 /// One action: a placement, a slide (or flight), or a removal.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum MillMove {

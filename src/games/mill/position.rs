@@ -6,7 +6,7 @@
 use super::board::{
     side_bit, ALL_POINTS, LINES_THROUGH, LINE_MASKS, LINE_MASKS_THROUGH, NO_LINE, POINTS,
 };
-use super::rules::{BoardFull, MillInPlacing, MillRules, Stalemate};
+use super::rules::{BoardFull, MillInPlacing, MillRules, Preset, Stalemate};
 use super::{lines, MillMove, Point};
 use crate::games::{EndReason, Game, GameError, Outcome, Side};
 
@@ -369,6 +369,11 @@ impl Game for Mill {
 
     fn rules(&self) -> &MillRules {
         &self.rules
+    }
+
+    /// Every [`Preset`] by its slug.
+    fn presets() -> Vec<(&'static str, MillRules)> {
+        Preset::ALL.iter().map(|p| (p.slug(), p.rules())).collect()
     }
 
     fn side_to_move(&self) -> Side {

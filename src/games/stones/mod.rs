@@ -23,6 +23,13 @@ mod zobrist;
 
 pub use notation::{parse_square, square_name};
 
+/// The game's slug in the list (links, files, commands) and its English
+/// name and tagline.
+pub const SLUG: &str = "stones";
+pub const TITLE: &str = "Stones!";
+pub const TAGLINE: &str = "Race your stones home; jumping pins and frees.";
+pub const OTHER_NAMES: &[&str] = &[];
+
 use super::bits::Bits;
 use super::{EndReason, Game, GameError, Outcome, Side};
 
