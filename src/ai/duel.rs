@@ -22,70 +22,11 @@ use std::sync::mpsc;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use super::engine::EngineGame;
 use super::stats::{elo, EloEstimate, Pentanomial, Sprt, Trinomial, Verdict};
+use super::uci::ProtocolGame;
 use super::{Evaluate, Level, SearchControl, SearchLimits, SearchRequest, SplitMix64};
-use crate::games::ataxx::{Ataxx, AtaxxRules};
-use crate::games::mill::{Mill, Preset};
-use crate::games::stones::{Stones, StonesRules};
-use crate::games::{Game, Record, Side};
-
-/// The games a duel can be played in.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum DuelGame {
-    Ataxx,
-    Mill,
-    Stones,
-}
-
-impl DuelGame {
-    /// Reads `ataxx` (or `territory-duel`), `mill`, `stones`.
-    pub fn parse(s: &str) -> Result<DuelGame, String> {
-        match s {
-            "ataxx" | "territory-duel" => Ok(DuelGame::Ataxx),
-            "mill" => Ok(DuelGame::Mill),
-            "stones" => Ok(DuelGame::Stones),
-            other => Err(format!(
-                "unknown game '{other}' (expected ataxx, mill or stones)"
-            )),
-        }
-    }
-
-    /// The name in links and file names.
-    pub fn slug(self) -> &'static str {
-        match self {
-            DuelGame::Ataxx => "ataxx",
-            DuelGame::Mill => "mill",
-            DuelGame::Stones => "stones",
-        }
-    }
-
-    /// How the runner talks to an engine for this game.
-    fn dialect(self) -> ProtocolWords {
-        match self {
-            DuelGame::Ataxx => ProtocolWords {
-                args: &["uai"],
-                hello: "uai",
-                // The referee plays our rule 5; tell engines that know the
-                // option (an engine that does not answers with an
-                // `info string`, which the runner ignores).
-                options: &["setoption name MoveLimit value territory-duel"],
-                clocks: [("btime", "binc"), ("wtime", "winc")],
-            },
-            DuelGame::Mill => ProtocolWords {
-                args: &["uci", "mill"],
-                hello: "uci",
-                options: &[],
-                clocks: [("wtime", "winc"), ("btime", "binc")],
-            },
-            DuelGame::Stones => ProtocolWords {
-                args: &["uci", "stones"],
-                hello: "uci",
-                options: &[],
-                clocks: [("wtime", "winc"), ("btime", "binc")],
-            },
-        }
-    }
-}
+use crate::games::{Game, GameKind, Record, Side};
 
 /// The protocol words of one game.
 #[derive(Clone, Copy, Debug)]
@@ -98,6 +39,19 @@ struct ProtocolWords {
     options: &'static [&'static str],
     /// The `go` keywords of the first and second player's clock.
     clocks: [(&'static str, &'static str); 2],
+}
+
+impl ProtocolWords {
+    /// How the referee talks to an engine for `P` (from its protocol:
+    /// [`ProtocolGame`]).
+    fn of<P: ProtocolGame>() -> ProtocolWords {
+        ProtocolWords {
+            args: P::COMMAND,
+            hello: P::DIALECT.word(),
+            options: P::REFEREE_OPTIONS,
+            clocks: [P::FIRST_CLOCK, P::SECOND_CLOCK],
+        }
+    }
 }
 
 /// A time control: a base per game and an increment per move.
@@ -146,7 +100,7 @@ impl std::fmt::Display for TimeControl {
 /// Everything a duel needs.
 #[derive(Clone, Debug)]
 pub struct DuelConfig {
-    pub game: DuelGame,
+    pub game: GameKind,
     /// The engine binaries: `[old, new]`. Results are told from NEW's side.
     pub engines: [PathBuf; 2],
     pub tc: TimeControl,
@@ -419,18 +373,14 @@ fn fmt_abs(x: f64) -> String {
 
 /// Reads a book: one position per line; empty lines and `#` comments are
 /// skipped. Every position must be valid and not over.
-pub fn read_book(game: DuelGame, text: &str) -> Result<Vec<String>, String> {
+pub fn read_book(game: GameKind, text: &str) -> Result<Vec<String>, String> {
     let mut out = Vec::new();
     for (i, line) in text.lines().enumerate() {
         let line = line.trim();
         if line.is_empty() || line.starts_with('#') {
             continue;
         }
-        let check = match game {
-            DuelGame::Ataxx => check_opening::<Ataxx>(line, &AtaxxRules::default()),
-            DuelGame::Mill => check_opening::<Mill>(line, &Preset::NineMensMorris.rules()),
-            DuelGame::Stones => check_opening::<Stones>(line, &StonesRules),
-        };
+        let check = crate::with_game!(game, G => check_opening::<G>(line, &Default::default()));
         check.map_err(|e| format!("book line {}: {e}", i + 1))?;
         out.push(line.to_string());
     }
@@ -522,13 +472,13 @@ const HANDSHAKE: Duration = Duration::from_secs(10);
 /// Plays one game between `first` and `second` (engine paths) from `fen`.
 /// Returns the moves, the result and the reason, and a fault with the side
 /// that made it.
-fn play_one<G: Game>(
+fn play_one<G: EngineGame>(
     cfg: &DuelConfig,
     rules: &G::Rules,
     fen: &str,
     players: [(&PathBuf, &EngineSetup); 2],
 ) -> (Vec<String>, GameResult, String, Option<(Fault, Side)>) {
-    let dialect = cfg.game.dialect();
+    let dialect = ProtocolWords::of::<G::Speaks>();
     let start = G::from_text(fen, rules).expect("book positions are checked when read");
     let mut record = Record::new(start);
     let mut moves: Vec<String> = Vec::new();
@@ -664,11 +614,8 @@ fn play_game(cfg: &DuelConfig, index: usize) -> DuelGameRecord {
     let [old_setup, new_setup] = &cfg.setup;
     let (old, new) = ((old, old_setup), (new, new_setup));
     let players = if new_first { [new, old] } else { [old, new] };
-    let (moves, result, reason, fault) = match cfg.game {
-        DuelGame::Ataxx => play_one::<Ataxx>(cfg, &AtaxxRules::default(), &fen, players),
-        DuelGame::Mill => play_one::<Mill>(cfg, &Preset::NineMensMorris.rules(), &fen, players),
-        DuelGame::Stones => play_one::<Stones>(cfg, &StonesRules, &fen, players),
-    };
+    let (moves, result, reason, fault) =
+        crate::with_game!(cfg.game, G => play_one::<G>(cfg, &Default::default(), &fen, players));
     let fault = fault.map(|(f, side)| (f, (side == Side::First) == new_first));
     DuelGameRecord {
         index,
@@ -755,12 +702,8 @@ pub struct BookConfig {
 /// A balanced book: `count` distinct positions reached by `plies` random
 /// legal moves from the start, each scored within `margin` of 0 by a
 /// `depth`-ply search. Errors if too few are found in many tries.
-pub fn make_book(game: DuelGame, cfg: &BookConfig) -> Result<Vec<String>, String> {
-    match game {
-        DuelGame::Ataxx => book_for::<Ataxx>(&AtaxxRules::default(), cfg),
-        DuelGame::Mill => book_for::<Mill>(&Preset::NineMensMorris.rules(), cfg),
-        DuelGame::Stones => book_for::<Stones>(&StonesRules, cfg),
-    }
+pub fn make_book(game: GameKind, cfg: &BookConfig) -> Result<Vec<String>, String> {
+    crate::with_game!(game, G => book_for::<G>(&Default::default(), cfg))
 }
 
 fn book_for<G: Game + Evaluate>(rules: &G::Rules, cfg: &BookConfig) -> Result<Vec<String>, String> {

@@ -15,6 +15,7 @@ pub mod bench;
 mod clock;
 pub mod datagen;
 pub mod duel;
+pub mod engine;
 pub mod eval;
 mod level;
 mod rng;

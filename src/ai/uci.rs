@@ -35,7 +35,8 @@ pub enum Dialect {
 }
 
 impl Dialect {
-    fn word(self) -> &'static str {
+    /// `uai` or `uci`; `…ok` and `…newgame` follow from it.
+    pub fn word(self) -> &'static str {
         match self {
             Dialect::Uai => "uai",
             Dialect::Uci => "uci",
@@ -48,6 +49,13 @@ impl Dialect {
 pub trait ProtocolGame: Game + Evaluate {
     /// The game's name in `id name`.
     const NAME: &'static str;
+    /// The handshake words it speaks.
+    const DIALECT: Dialect;
+    /// The arguments after the engine binary that start this protocol
+    /// (`uai`, `uci mill`): what `engine duel` runs.
+    const COMMAND: &'static [&'static str];
+    /// Lines the `engine duel` referee sends after the handshake.
+    const REFEREE_OPTIONS: &'static [&'static str] = &[];
     /// The `go` keywords for the first player's time and increment.
     const FIRST_CLOCK: (&'static str, &'static str);
     /// The `go` keywords for the second player's time and increment.
@@ -85,6 +93,13 @@ pub trait ProtocolGame: Game + Evaluate {
 /// rule 5 (80 capture-less jumps, decided by count). See [`UaiAtaxx`].
 impl ProtocolGame for UaiAtaxx {
     const NAME: &'static str = "Territory Duel";
+    const DIALECT: Dialect = Dialect::Uai;
+    const COMMAND: &'static [&'static str] = &["uai"];
+    // The referee plays our rule 5; tell engines that know the option (an
+    // engine that does not answers with an `info string`, which the
+    // referee ignores).
+    const REFEREE_OPTIONS: &'static [&'static str] =
+        &["setoption name MoveLimit value territory-duel"];
     const FIRST_CLOCK: (&'static str, &'static str) = ("btime", "binc");
     const SECOND_CLOCK: (&'static str, &'static str) = ("wtime", "winc");
     const SOFT_CLOCK: bool = true;
@@ -126,12 +141,16 @@ impl ProtocolGame for UaiAtaxx {
 
 impl ProtocolGame for Stones {
     const NAME: &'static str = "Stones!";
+    const DIALECT: Dialect = Dialect::Uci;
+    const COMMAND: &'static [&'static str] = &["uci", "stones"];
     const FIRST_CLOCK: (&'static str, &'static str) = ("wtime", "winc");
     const SECOND_CLOCK: (&'static str, &'static str) = ("btime", "binc");
 }
 
 impl ProtocolGame for Mill {
     const NAME: &'static str = "Mill";
+    const DIALECT: Dialect = Dialect::Uci;
+    const COMMAND: &'static [&'static str] = &["uci", "mill"];
     const FIRST_CLOCK: (&'static str, &'static str) = ("wtime", "winc");
     const SECOND_CLOCK: (&'static str, &'static str) = ("btime", "binc");
 

@@ -44,8 +44,7 @@ use stoneplay::games::any::AnyRecord;
 use stoneplay::games::any::Variant;
 use stoneplay::games::mill::MillRules;
 use stoneplay::games::splitmix64;
-use stoneplay::games::stones::StonesRules;
-use stoneplay::games::{ataxx::AtaxxRules, Side};
+use stoneplay::games::{GameKind, Side};
 use stoneplay::protocol::online::{ClientMsg, Event, GameState, ServerMsg, SideChoice};
 use stoneplay::server::client::{Client, Spawned};
 
@@ -166,12 +165,9 @@ impl Drop for ServerProcess {
     }
 }
 
+/// The `i`-th game's: the games of the list in turn, default rules.
 fn spec(i: usize) -> Variant {
-    match i % 3 {
-        0 => Variant::Ataxx(AtaxxRules::default()),
-        1 => Variant::Stones(StonesRules),
-        _ => Variant::Mill(MillRules::default()),
-    }
+    Variant::default_for(GameKind::ALL[i % GameKind::ALL.len()])
 }
 
 async fn state_of(c: &mut Client, event: Option<Event>) -> Result<GameState, String> {

@@ -55,9 +55,19 @@ impl Variant {
         crate::with_variant!(self, G, _ => G::KIND)
     }
 
+    /// The game `kind` under its default rules.
+    pub fn default_for(kind: GameKind) -> Variant {
+        crate::with_game!(kind, G => G::variant(&Default::default()))
+    }
+
     /// The rules this game is played under in `mode` ([`Game::rules_for`]).
     pub fn for_mode(&self, mode: Mode) -> Variant {
         crate::with_variant!(self, G, rules => G::variant(&G::rules_for(mode, rules)))
+    }
+
+    /// Whether the rules make a playable game ([`Game::check_rules`]).
+    pub fn check(&self) -> Result<(), GameError> {
+        crate::with_variant!(self, G, rules => G::check_rules(rules))
     }
 }
 

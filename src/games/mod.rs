@@ -112,7 +112,11 @@ impl GameKind {
             .find(|k| k.slug() == s || k.other_names().contains(&s))
             .ok_or_else(|| {
                 let slugs: Vec<&str> = GameKind::ALL.iter().map(|k| k.slug()).collect();
-                format!("unknown game '{s}' (expected {})", slugs.join(", "))
+                let (last, rest) = slugs.split_last().expect("the list has games");
+                format!(
+                    "unknown game '{s}' (expected {} or {last})",
+                    rest.join(", ")
+                )
             })
     }
 }
@@ -289,6 +293,11 @@ pub trait Game: Clone + PartialEq + fmt::Debug + Sized {
     /// passes). By default the chosen rules, in every mode.
     fn rules_for(_mode: Mode, chosen: &Self::Rules) -> Self::Rules {
         chosen.clone()
+    }
+    /// Whether `rules` make a playable game (Mill: 9 to 12 pieces, …); the
+    /// error says what is wrong. Every rule value is playable by default.
+    fn check_rules(_rules: &Self::Rules) -> Result<(), GameError> {
+        Ok(())
     }
     /// The game's named rule presets, by slug (Mill's Nine Men's Morris,
     /// Morabaraba, …): `engine perft --rules`. None by default.

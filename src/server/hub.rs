@@ -17,23 +17,15 @@ use super::room::{self, Attach, RoomCmd};
 use super::store::{now_ms, RoomMeta, Store, Stored};
 use super::Config;
 use crate::games::any::{AnyRecord, Variant};
-use crate::games::ataxx::{AtaxxRules, NoMoveRule};
-use crate::games::Side;
+use crate::games::{Mode, Side};
 use crate::protocol::online::{ErrorCode, Refusal, ServerMsg, SideChoice};
 
-/// The rules a game is played under online: Territory Duel always with the
-/// pass rule; Mill's options must make a playable game.
+/// The rules a game is played under online: the game's preset for
+/// [`Mode::Online`] (Territory Duel always with the pass rule), which must
+/// make a playable game (Mill's options).
 pub fn online_spec(spec: Variant) -> Result<Variant, String> {
-    match spec {
-        Variant::Ataxx(_) => Ok(Variant::Ataxx(AtaxxRules {
-            no_move: NoMoveRule::Pass,
-        })),
-        Variant::Mill(rules) => rules
-            .validate()
-            .map(|()| Variant::Mill(rules))
-            .map_err(|e| e.to_string()),
-        Variant::Stones(_) => Ok(spec),
-    }
+    let spec = spec.for_mode(Mode::Online);
+    spec.check().map(|()| spec).map_err(|e| e.to_string())
 }
 
 fn server_error(message: impl Into<String>) -> ServerMsg {

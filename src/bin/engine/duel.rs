@@ -2,8 +2,7 @@
 //! UAI/UCI from an opening book ([`stoneplay::ai::duel`]), with the SPRT.
 
 use std::io::Write;
-
-use stoneplay::ai::duel::DuelGame;
+use stoneplay::games::GameKind;
 
 use crate::args::{number, options, usage};
 
@@ -67,7 +66,7 @@ pub fn duel_command(args: &[String]) -> Result<(), String> {
             .cloned()
             .ok_or_else(|| format!("duel needs --{k}"))
     };
-    let game = DuelGame::parse(&need("game")?)?;
+    let game = GameKind::parse(&need("game")?)?;
     let nodes: Option<u64> = number(&opts, "nodes")?;
     if nodes == Some(0) {
         return Err("--nodes must be at least 1".into());

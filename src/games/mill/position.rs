@@ -371,6 +371,10 @@ impl Game for Mill {
         &self.rules
     }
 
+    fn check_rules(rules: &MillRules) -> Result<(), GameError> {
+        rules.validate()
+    }
+
     /// Every [`Preset`] by its slug.
     fn presets() -> Vec<(&'static str, MillRules)> {
         Preset::ALL.iter().map(|p| (p.slug(), p.rules())).collect()

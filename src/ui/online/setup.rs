@@ -12,9 +12,7 @@ use crate::client::ending::side_name;
 use crate::client::online::link::{OnlineLink, Route};
 use crate::client::online::session::Intent;
 use crate::games::any::Variant;
-use crate::games::ataxx::AtaxxRules;
-use crate::games::stones::StonesRules;
-use crate::games::{GameKind, Side};
+use crate::games::{GameKind, Mode, Side};
 use crate::protocol::online::SideChoice;
 use crate::t;
 use crate::ui::address::server_param;
@@ -27,13 +25,15 @@ use crate::ui::words::{game_title, use_lang};
 /// Per-move clock choices for online games, in seconds.
 pub const ONLINE_CLOCK_CHOICES: [u32; 4] = [10, 30, 60, 120];
 
-/// The game a setup asks for (Territory Duel online always passes).
+/// The game a setup asks for: the rules chosen (Mill's options; the
+/// default rules otherwise) under the game's online preset
+/// ([`Mode::Online`]: Territory Duel always passes).
 fn spec_of(kind: GameKind, settings: &Settings) -> Variant {
-    match kind {
-        GameKind::Ataxx => Variant::Ataxx(AtaxxRules::default()),
-        GameKind::Stones => Variant::Stones(StonesRules),
+    let chosen = match kind {
         GameKind::Mill => Variant::Mill(settings.mill_rules),
-    }
+        _ => Variant::default_for(kind),
+    };
+    chosen.for_mode(Mode::Online)
 }
 
 /// Create a game for a friend, or join the quick-match queue.
