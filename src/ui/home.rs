@@ -10,7 +10,6 @@ use super::words::{game_tagline, game_title, level_name, use_lang, Problem};
 use super::{link, online};
 use crate::ai::Level;
 use crate::client::online::link::OnlineLink;
-use crate::games::any::AnyRecord;
 use crate::games::{GameKind, Outcome, Record, Side};
 use crate::i18n::Lang;
 use crate::{t, tn};
@@ -34,9 +33,7 @@ fn saved_result(lang: Lang, saved: &SavedGame, outcome: Outcome) -> String {
         describe_outcome(lang, r.position(), o)
     }
     match link::load_query(&saved.query) {
-        Ok(Some(AnyRecord::Ataxx(r))) => line(lang, &r, outcome),
-        Ok(Some(AnyRecord::Stones(r))) => line(lang, &r, outcome),
-        Ok(Some(AnyRecord::Mill(r))) => line(lang, &r, outcome),
+        Ok(Some(record)) => crate::with_record!(&record, G, r => line(lang, r, outcome)),
         _ => t!(lang, "home.in_progress").to_string(),
     }
 }

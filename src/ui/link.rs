@@ -15,9 +15,7 @@ use super::games::{GameKind, UiGame};
 use super::words::Problem;
 use crate::ai::Level;
 use crate::games::any::AnyRecord;
-use crate::games::ataxx::Ataxx;
 use crate::games::mill::{Mill, MillRules};
-use crate::games::stones::Stones;
 use crate::games::{Mode, Record, Side};
 
 /// The link of a new game of `kind`: against `opponent` if any, under
@@ -130,11 +128,9 @@ pub fn load_query(query: &str) -> Result<Option<AnyRecord>, Problem> {
         return Ok(None);
     };
     let kind = GameKind::from_slug(slug).ok_or_else(|| Problem::UnknownGame(slug.to_string()))?;
-    Ok(Some(match kind {
-        GameKind::Ataxx => load::<Ataxx>(&params)?.into(),
-        GameKind::Stones => load::<Stones>(&params)?.into(),
-        GameKind::Mill => load::<Mill>(&params)?.into(),
-    }))
+    Ok(Some(
+        crate::with_game!(kind, G => load::<G>(&params)?.into()),
+    ))
 }
 
 /// The query string that reopens `record` (two players).

@@ -12,22 +12,11 @@ use super::store::Settings;
 use super::words::{level_name, use_lang};
 use super::{link, mill_rules};
 use crate::ai::Level;
+use crate::client::ending::side_name;
 use crate::client::online::link::OnlineLink;
-use crate::games::ataxx::Ataxx;
 use crate::games::mill::{Mill, MillRules};
-use crate::games::stones::Stones;
 use crate::games::{GameKind, Side};
-use crate::i18n::Lang;
 use crate::t;
-
-/// The players' names of a game ("X", "White").
-fn side_name(kind: GameKind, lang: Lang, side: Side) -> &'static str {
-    match kind {
-        GameKind::Ataxx => <Ataxx as UiGame>::side_name(lang, side),
-        GameKind::Stones => <Stones as UiGame>::side_name(lang, side),
-        GameKind::Mill => <Mill as UiGame>::side_name(lang, side),
-    }
-}
 
 /// The dialog's choices, starting from the game on screen (or the settings).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -163,10 +152,10 @@ pub fn NewGameDialog(open: RwSignal<bool>) -> impl IntoView {
                             pick(&move |c| c.human = side)
                         }>
                         <option value="first" selected=start.human == Side::First>
-                            {move || t!(lang.get(), "mode.side_first", side = side_name(kind(), lang.get(), Side::First))}
+                            {move || t!(lang.get(), "mode.side_first", side = side_name(lang.get(), kind(), Side::First))}
                         </option>
                         <option value="second" selected=start.human == Side::Second>
-                            {move || t!(lang.get(), "mode.side_second", side = side_name(kind(), lang.get(), Side::Second))}
+                            {move || t!(lang.get(), "mode.side_second", side = side_name(lang.get(), kind(), Side::Second))}
                         </option>
                     </select>
                 </label>
