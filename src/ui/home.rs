@@ -4,9 +4,10 @@
 use leptos::prelude::*;
 
 use super::games::{describe_outcome, UiGame};
+use super::games::{game_tagline, game_title};
 use super::page::{Nav, Page, Setup};
 use super::store::{self, SavedGame, Settings};
-use super::words::{game_tagline, game_title, level_name, use_lang, Problem};
+use super::words::{level_name, use_lang, Problem};
 use super::{link, online};
 use crate::ai::Level;
 use crate::client::online::link::OnlineLink;

@@ -37,8 +37,9 @@ use crate::i18n::Lang;
 use crate::t;
 use game::{BoardCover, GameScreen, SavePoint};
 use games::UiGame;
+use games::{game_tagline, game_title};
 use page::{location_query, new_id, page_for, Nav, Page, Setup};
-use words::{game_tagline, game_title, Problem};
+use words::Problem;
 
 /// The game screen for one game type, keeping the link and the saved game
 /// in step and counting results against the computer. A link whose game

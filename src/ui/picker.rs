@@ -4,7 +4,8 @@
 
 use leptos::prelude::*;
 
-use super::words::{game_title, use_lang};
+use super::games::game_title;
+use super::words::use_lang;
 use crate::games::GameKind;
 
 /// One radio button per game; `name` is the radio group and `{testid}-{slug}`

@@ -10,7 +10,7 @@ use leptos::prelude::*;
 use crate::ai::Level;
 use crate::client::online::link::LinkError;
 use crate::games::mill::Preset;
-use crate::games::{GameError, GameKind, MoveListError};
+use crate::games::{GameError, MoveListError};
 use crate::i18n::{text, Lang};
 use crate::{key, t};
 
@@ -40,24 +40,6 @@ impl Text {
 impl std::fmt::Debug for Text {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "Text({:?})", self.get(Lang::En))
-    }
-}
-
-/// A game's name.
-pub fn game_title(lang: Lang, kind: GameKind) -> &'static str {
-    match kind {
-        GameKind::Ataxx => t!(lang, "game.ataxx.title"),
-        GameKind::Stones => t!(lang, "game.stones.title"),
-        GameKind::Mill => t!(lang, "game.mill.title"),
-    }
-}
-
-/// A game's one-line description.
-pub fn game_tagline(lang: Lang, kind: GameKind) -> &'static str {
-    match kind {
-        GameKind::Ataxx => t!(lang, "game.ataxx.tagline"),
-        GameKind::Stones => t!(lang, "game.stones.tagline"),
-        GameKind::Mill => t!(lang, "game.mill.tagline"),
     }
 }
 

@@ -13,8 +13,9 @@ use crate::client::online::session::{Connection, Halt, Intent};
 use crate::games::Side;
 use crate::t;
 use crate::ui::address::server_param;
+use crate::ui::games::game_title;
 use crate::ui::page::{page_url, Nav, Page};
-use crate::ui::words::{game_title, use_lang};
+use crate::ui::words::use_lang;
 
 /// Copies `text` to the clipboard; `done` says whether it worked.
 fn copy(text: String, done: RwSignal<Option<bool>>) {

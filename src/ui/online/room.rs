@@ -21,13 +21,14 @@ use crate::protocol::online::{ClientMsg, Status};
 use crate::t;
 use crate::ui::board::BoardProps;
 use crate::ui::clock::ClockFace;
+use crate::ui::games::game_title;
 use crate::ui::games::{describe_outcome, UiGame};
 use crate::ui::screen::chips::ScoreChip;
 use crate::ui::screen::result::{OnlinePaused, OnlineResult};
 use crate::ui::screen::status::TurnLine;
 use crate::ui::sound::{self, Sound};
 use crate::ui::store::Settings;
-use crate::ui::words::{game_title, Problem};
+use crate::ui::words::Problem;
 
 /// The game of `state` (plus a move in flight, if it replays) as a record,
 /// with an ending decided outside the board (time, resignation, agreement).

@@ -16,11 +16,12 @@ use crate::games::{GameKind, Mode, Side};
 use crate::protocol::online::SideChoice;
 use crate::t;
 use crate::ui::address::server_param;
+use crate::ui::games::game_title;
 use crate::ui::mill_rules::MillRulesPicker;
 use crate::ui::page::{Nav, Page};
 use crate::ui::picker::GamePicker;
 use crate::ui::store::Settings;
-use crate::ui::words::{game_title, use_lang};
+use crate::ui::words::use_lang;
 
 /// Per-move clock choices for online games, in seconds.
 pub const ONLINE_CLOCK_CHOICES: [u32; 4] = [10, 30, 60, 120];
