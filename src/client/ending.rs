@@ -10,9 +10,6 @@
 //! by count and Stones!'s end; never after a resignation, a timeout or an
 //! agreement, nor in Mill, where the count decides nothing.
 
-use crate::games::ataxx::{Ataxx, JUMP_LIMIT};
-use crate::games::mill::Mill;
-use crate::games::stones::Stones;
 use crate::games::{EndReason, Game, GameKind, Outcome, Side};
 use crate::i18n::Lang;
 use crate::{t, tn};
@@ -32,47 +29,11 @@ pub struct Ending {
     pub move_limit: u32,
 }
 
-/// A game whose end the result line can put in words.
+/// A game whose end the result line can put in words (each game's impl is
+/// in its file of `client::games`).
 pub trait Ends: Game {
     /// The end of this (final) position with `outcome`.
     fn ending(&self, outcome: Outcome) -> Ending;
-}
-
-impl Ends for Ataxx {
-    fn ending(&self, outcome: Outcome) -> Ending {
-        Ending {
-            kind: GameKind::Ataxx,
-            outcome,
-            to_move: self.side_to_move(),
-            counts: [self.count(Side::First), self.count(Side::Second)],
-            move_limit: JUMP_LIMIT,
-        }
-    }
-}
-
-impl Ends for Stones {
-    fn ending(&self, outcome: Outcome) -> Ending {
-        Ending {
-            kind: GameKind::Stones,
-            outcome,
-            to_move: self.side_to_move(),
-            counts: [self.score(Side::First), self.score(Side::Second)],
-            move_limit: 0,
-        }
-    }
-}
-
-impl Ends for Mill {
-    fn ending(&self, outcome: Outcome) -> Ending {
-        let left = |s| u32::from(self.on_board(s)) + u32::from(self.in_hand(s));
-        Ending {
-            kind: GameKind::Mill,
-            outcome,
-            to_move: self.side_to_move(),
-            counts: [left(Side::First), left(Side::Second)],
-            move_limit: self.rules().n_move_rule,
-        }
-    }
 }
 
 /// A side's name in a game ("X", "White").

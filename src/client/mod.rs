@@ -4,6 +4,8 @@
 //! - [`clock`]: the per-move clock, computed from injected timestamps.
 //! - [`diagram`]: the rules pages' board diagrams: positions and moves.
 //! - [`ending`]: the result line in words ("O resigned — X wins.").
+//! - [`games`]: each game's part of the above, one file per game of the
+//!   list (its ending's counts, its moves' marks).
 //! - [`local`]: a game on this device (two players or against the
 //!   computer): record, undo/redo and review, forced moves, the clock rules,
 //!   timeouts, pause, a dialog over the board, resume after a reload.
@@ -18,6 +20,7 @@
 pub mod clock;
 pub mod diagram;
 pub mod ending;
+pub mod games;
 pub mod local;
 pub mod mark;
 pub mod moves;

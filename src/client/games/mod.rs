@@ -1,0 +1,8 @@
+//! What the client layer knows of each game beyond its rules, one file per
+//! game of the list ([`crate::games::list`]): how its ending is put in
+//! words ([`super::ending::Ends`]) and which spots its moves touch
+//! ([`super::mark::Marks`]).
+
+mod ataxx;
+mod mill;
+mod stones;
