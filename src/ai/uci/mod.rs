@@ -15,15 +15,18 @@
 //! line, and the search runs (a tool waits for its `bestmove`).
 //! A `go` becomes a [`GoJob`]: the caller runs it at once (tests, the
 //! browser) or on a thread with a stop flag (the native command line).
+//! Each game's [`ProtocolGame`] impl (its name, clocks and options) is in
+//! its own file: `ataxx.rs`, `stones.rs`, `mill.rs`.
+
+mod ataxx;
+mod mill;
+mod stones;
 
 use super::{
     Clock, Evaluate, Level, SearchControl, SearchInfo, SearchLimits, SearchRequest, Searcher, MATE,
     MATE_BOUND,
 };
-use crate::games::ataxx::uai::{MoveLimit, UaiAtaxx, HALFMOVE_LIMIT};
-use crate::games::mill::{Mill, Preset, OPTION_NAMES};
-use crate::games::stones::Stones;
-use crate::games::{EndReason, Game, Outcome, Record};
+use crate::games::{Game, Outcome, Record};
 
 /// Which handshake words the session uses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -84,105 +87,6 @@ pub trait ProtocolGame: Game + Evaluate {
     /// are unchanged on error.
     fn set_rule_option(_rules: &mut Self::Rules, name: &str, _value: &str) -> Result<(), String> {
         Err(format!("unknown option '{name}'"))
-    }
-}
-
-/// Territory Duel under UAI follows the tournament convention by default
-/// (the FEN's third field counts plies since the last clone; 100 is a
-/// draw); `setoption name MoveLimit value territory-duel` switches to our
-/// rule 5 (80 capture-less jumps, decided by count). See [`UaiAtaxx`].
-impl ProtocolGame for UaiAtaxx {
-    const NAME: &'static str = "Territory Duel";
-    const DIALECT: Dialect = Dialect::Uai;
-    const COMMAND: &'static [&'static str] = &["uai"];
-    // The referee plays our rule 5; tell engines that know the option (an
-    // engine that does not answers with an `info string`, which the
-    // referee ignores).
-    const REFEREE_OPTIONS: &'static [&'static str] =
-        &["setoption name MoveLimit value territory-duel"];
-    const FIRST_CLOCK: (&'static str, &'static str) = ("btime", "binc");
-    const SECOND_CLOCK: (&'static str, &'static str) = ("wtime", "winc");
-    const SOFT_CLOCK: bool = true;
-
-    fn option_lines(_rules: &Self::Rules) -> Vec<String> {
-        let vars: Vec<String> = MoveLimit::ALL
-            .iter()
-            .map(|m| format!("var {}", m.slug()))
-            .collect();
-        vec![format!(
-            "option name MoveLimit type combo default {} {}",
-            MoveLimit::default().slug(),
-            vars.join(" ")
-        )]
-    }
-
-    fn end_text(&self, outcome: Outcome) -> String {
-        if outcome.reason == EndReason::MoveLimit && self.rules().move_limit == MoveLimit::Uai {
-            format!("{HALFMOVE_LIMIT} plies were played since the last clone (the UAI move limit)")
-        } else {
-            outcome.reason.describe().to_string()
-        }
-    }
-
-    fn set_rule_option(rules: &mut Self::Rules, name: &str, value: &str) -> Result<(), String> {
-        if !name.eq_ignore_ascii_case("movelimit") {
-            return Err(format!("unknown option '{name}'"));
-        }
-        rules.move_limit = MoveLimit::from_slug(value.trim()).ok_or_else(|| {
-            let known: Vec<&str> = MoveLimit::ALL.iter().map(|m| m.slug()).collect();
-            format!(
-                "unknown MoveLimit '{value}' (expected one of {})",
-                known.join(", ")
-            )
-        })?;
-        Ok(())
-    }
-}
-
-impl ProtocolGame for Stones {
-    const NAME: &'static str = "Stones!";
-    const DIALECT: Dialect = Dialect::Uci;
-    const COMMAND: &'static [&'static str] = &["uci", "stones"];
-    const FIRST_CLOCK: (&'static str, &'static str) = ("wtime", "winc");
-    const SECOND_CLOCK: (&'static str, &'static str) = ("btime", "binc");
-}
-
-impl ProtocolGame for Mill {
-    const NAME: &'static str = "Mill";
-    const DIALECT: Dialect = Dialect::Uci;
-    const COMMAND: &'static [&'static str] = &["uci", "mill"];
-    const FIRST_CLOCK: (&'static str, &'static str) = ("wtime", "winc");
-    const SECOND_CLOCK: (&'static str, &'static str) = ("btime", "binc");
-
-    fn option_lines(rules: &Self::Rules) -> Vec<String> {
-        let presets: Vec<String> = Preset::ALL
-            .iter()
-            .map(|p| format!("var {}", p.slug()))
-            .collect();
-        let mut out = vec![format!(
-            "option name Preset type combo default nine {}",
-            presets.join(" ")
-        )];
-        for name in OPTION_NAMES {
-            let v = rules.get_option(name).unwrap_or_default();
-            out.push(format!("option name {name} type string default {v}"));
-        }
-        out
-    }
-
-    fn set_rule_option(rules: &mut Self::Rules, name: &str, value: &str) -> Result<(), String> {
-        if name.eq_ignore_ascii_case("preset") {
-            let p = Preset::from_slug(value.trim()).ok_or_else(|| {
-                let known: Vec<&str> = Preset::ALL.iter().map(|p| p.slug()).collect();
-                format!(
-                    "unknown preset '{value}' (expected one of {})",
-                    known.join(", ")
-                )
-            })?;
-            *rules = p.rules();
-            return Ok(());
-        }
-        rules.set_option(name, value).map_err(|e| e.to_string())
     }
 }
 
