@@ -3,7 +3,9 @@
 use crate::client::ending::{Ending, Ends};
 use crate::client::mark::{Mark, Marks};
 use crate::games::ataxx::{Ataxx, AtaxxMove, JUMP_LIMIT};
-use crate::games::{Game, GameKind, Outcome, Side};
+use crate::games::{EndReason, Game, GameKind, Outcome, Side};
+use crate::i18n::Lang;
+use crate::{t, tn};
 
 impl Ends for Ataxx {
     fn ending(&self, outcome: Outcome) -> Ending {
@@ -14,6 +16,30 @@ impl Ends for Ataxx {
             counts: [self.count(Side::First), self.count(Side::Second)],
             move_limit: JUMP_LIMIT,
         }
+    }
+
+    fn player_name(lang: Lang, side: Side) -> &'static str {
+        match side {
+            Side::First => t!(lang, "side.x"),
+            Side::Second => t!(lang, "side.o"),
+        }
+    }
+
+    /// The four endings scored by count (its rules, rule 1 to 5); a
+    /// blocked mover in lose mode loses whatever the count.
+    fn decided_by_count(reason: EndReason) -> bool {
+        matches!(
+            reason,
+            EndReason::BoardFull
+                | EndReason::NoPieces
+                | EndReason::NeitherCanMove
+                | EndReason::MoveLimit
+        )
+    }
+
+    /// Rule 5 counts jumps without a capture.
+    fn move_limit_words(lang: Lang, limit: u32) -> String {
+        tn!(lang, "end.jump_limit", limit)
     }
 }
 

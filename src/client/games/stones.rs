@@ -3,7 +3,9 @@
 use crate::client::ending::{Ending, Ends};
 use crate::client::mark::{Mark, Marks};
 use crate::games::stones::Stones;
-use crate::games::{Game, GameKind, Outcome, Side};
+use crate::games::{EndReason, Game, GameKind, Outcome, Side};
+use crate::i18n::Lang;
+use crate::tn;
 
 impl Ends for Stones {
     fn ending(&self, outcome: Outcome) -> Ending {
@@ -13,6 +15,27 @@ impl Ends for Stones {
             to_move: self.side_to_move(),
             counts: [self.score(Side::First), self.score(Side::Second)],
             move_limit: 0,
+        }
+    }
+
+    /// The side to move that is stuck ends the game, scored by stones
+    /// home: it may still win or draw.
+    const STUCK_MAY_WIN: bool = true;
+
+    fn decided_by_count(reason: EndReason) -> bool {
+        reason == EndReason::NoLegalMove
+    }
+
+    fn score_words(lang: Lang, winner: Option<Side>, counts: [u32; 2]) -> String {
+        let count = |s: Side| counts[s.index()];
+        match winner {
+            Some(w) => tn!(
+                lang,
+                "outcome.score.stones",
+                count(w),
+                other = count(w.opponent())
+            ),
+            None => tn!(lang, "outcome.score.stones_each", count(Side::First)),
         }
     }
 }
