@@ -123,7 +123,8 @@ impl GameKind {
 
 /// Who plays a game, for the rules it is played under: the named presets
 /// of [`Game::rules_for`] (Territory Duel against the computer: a player
-/// who cannot move loses; two players and online: it passes).
+/// who cannot move loses; online: it passes; two players: the rule they
+/// chose).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Mode {
     /// Against the computer (the page's AI).
