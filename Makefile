@@ -23,8 +23,8 @@ play: dist
 
 # A local cluster on loopback: PostgreSQL and Redis from the machine's
 # packages, NODES=3 server nodes on ports 8081.. and an nginx front on
-# $(PORT) that spreads connections over them (README, "Scaling past one
-# machine"). Data in cluster-data/; Ctrl-C stops all (the nodes cleanly).
+# $(PORT) that spreads connections over them (docs/operations.md, "Scaling
+# past one machine"). Data in cluster-data/; Ctrl-C stops all (the nodes cleanly).
 NODES ?= 3
 cluster: dist
 	cargo build --release --features cluster --bin server
@@ -63,8 +63,8 @@ test-native:
 	cargo test --profile ci
 	cargo test --profile ci --features cluster --lib --test 'server_*'
 
-# The browser tests (tests/browser.rs) the way the README tells users to run
-# them: wasm-pack in headless Chromium. wasm-bindgen-test-runner takes
+# The browser tests (tests/browser.rs) the way docs/toolchain.md tells users
+# to run them: wasm-pack in headless Chromium. wasm-bindgen-test-runner takes
 # Chromium's flags from webdriver.json in the crate root, copied from .ci/
 # (ignored by git): as root Chromium needs --no-sandbox.
 test-browser:
@@ -117,8 +117,8 @@ books:
 	./target/release/engine book mill --plies 4 --count 250 --depth 4 --margin 50 --seed 1 --out books/mill.txt
 	./target/release/engine book stones --plies 4 --count 250 --depth 4 --margin 50 --seed 1 --out books/stones.txt
 
-# The learned evaluations made again from nothing (README, "How the
-# evaluation weights were made"). Territory Duel's pattern tables
+# The learned evaluations made again from nothing (docs/engine.md, "How
+# the evaluation weights were made"). Territory Duel's pattern tables
 # (src/ai/eval/ataxx-patterns.bin) in three generations: self-play with the
 # hand-written evaluation, a first training, self-play with those weights,
 # a second training on both, then twice as much self-play with the second
@@ -149,7 +149,7 @@ weights:
 	./target/release/engine train mill --prior 0.0001 --data $(TRAIN)/mill-1.txt --out src/ai/eval/mill-tables.bin
 	# Mill's moving-phase mobility weights set by hand: +6 for the mover's
 	# free neighbouring points, -6 for the opponent's (learned: -9 and +7;
-	# README, "How the evaluation weights were made"). Little-endian i16s.
+	# docs/engine.md, "How the evaluation weights were made"). Little-endian i16s.
 	printf '\006\000' | dd of=src/ai/eval/mill-tables.bin bs=1 seek=26 conv=notrunc status=none
 	printf '\372\377' | dd of=src/ai/eval/mill-tables.bin bs=1 seek=70 conv=notrunc status=none
 

@@ -43,8 +43,8 @@ fs.rmSync(work, { recursive: true, force: true });
 // module (our patch to the splitter, .ci/wasm-split-cli.patch): the
 // splitter otherwise gives each set of split modules that share code a
 // chunk of its own, and a first visit to a game fetched 48 files, 29 of
-// them under 1 KB gzip. Measured over the thresholds (the README's
-// figures), 5 gives the smallest largest first visit and the fewest files;
+// them under 1 KB gzip. Measured over the thresholds (the figures in
+// docs/architecture.md), 5 gives the smallest largest first visit and the fewest files;
 // WASM_SPLIT_MAIN_SHARED_BY in the environment overrides it, to measure.
 run('wasm-split-cli', ['--out-name', 'stoneplay', input, work], { WASM_SPLIT_MAIN_SHARED_BY: process.env.WASM_SPLIT_MAIN_SHARED_BY ?? '5' });
 const out = path.join(staging, 'pkg');

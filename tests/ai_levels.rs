@@ -357,7 +357,7 @@ fn stones_mirrored(pos: &Stones) -> Stones {
 /// the end the home count nearly decides, and the hand-written evaluation
 /// named 75 of these 76, the committed weights 66. What the weights gain
 /// is measured by src/ai/eval/stones.rs (results of unseen games) and by
-/// matches (README).
+/// matches (docs/engine.md).
 #[test]
 fn stones_learned_evaluation_is_symmetric_and_sees_proven_results() {
     let start = Stones::start(&StonesRules);

@@ -708,6 +708,56 @@ fn native_commands_during_a_search_keep_their_order() {
     assert_eq!(bestmoves(&out).len(), 2, "{out:#?}");
 }
 
+/// Issue 35's script, piped in at once: `quit` and the end of input take
+/// their turn behind the queued commands, so the first search runs to its
+/// depth, the bad lines get their errors, and the queued `go` answers too
+/// (as Stockfish reads it). Before, `quit` jumped the queue: one
+/// `bestmove`, stopped at depth 1, and the queued lines were dropped.
+#[cfg(not(target_arch = "wasm32"))]
+#[test]
+fn native_quit_and_end_of_input_take_their_turn() {
+    let script = "uai\n\
+        position fen x5o/7/7/7/7/7/o5x x 0 1 moves f2 b2 g1e3\n\
+        go depth 5\n\
+        position fen x5o/7/7/7/7/7/o5x x 0 1 moves f2 f2\n\
+        position fen x5o/7/7/7/7/7\n\
+        isready\n\
+        position fen 7/7/7/7/4ooo/4ooo/4oox x 0 1\n\
+        go depth 3\n";
+    let mut pos = Ataxx::from_text("x5o/7/7/7/7/7/o5x x 0 1", &Default::default()).unwrap();
+    for m in ["f2", "b2", "g1e3"] {
+        pos.play(pos.parse_move(m).unwrap()).unwrap();
+    }
+    for (tail, how) in [("quit\n", "quit"), ("", "end of input")] {
+        let input = format!("{script}{tail}");
+        let out = native::engine(
+            &["uai"],
+            input.as_bytes(),
+            std::time::Duration::from_secs(20),
+        );
+        let best = bestmoves(&out);
+        assert_eq!(best.len(), 2, "{how}: every go answers: {out:#?}");
+        let first = out.iter().position(|l| l.starts_with("bestmove")).unwrap();
+        assert!(
+            out[..first].iter().any(|l| l.starts_with("info depth 5 ")),
+            "{how}: the first search reaches its depth: {out:#?}"
+        );
+        assert!(
+            pos.legal_moves()
+                .contains(&pos.parse_move(&best[0]).unwrap()),
+            "{how}: {best:?}"
+        );
+        // X is walled in at g1 and must pass.
+        assert_eq!(best[1], "0000", "{how}: {out:#?}");
+        assert_eq!(errors(&out).len(), 2, "{how}: both bad lines: {out:#?}");
+        assert_eq!(
+            out.iter().filter(|l| *l == "readyok").count(),
+            1,
+            "{how}: {out:#?}"
+        );
+    }
+}
+
 /// The native loop keeps one searcher per session: a repeated search of
 /// the same position is answered from its transposition table (fewer
 /// nodes), and a new game clears it (the same nodes as the first time).

@@ -366,16 +366,25 @@ fn waits_for_search(line: &str) -> bool {
     )
 }
 
+/// Whether `line` is a `quit` command.
+fn is_quit(line: &str) -> bool {
+    line.split_whitespace().next() == Some("quit")
+}
+
 /// The native protocol loop. One searcher serves the session (its
 /// transposition table carries over between moves; a new game clears
 /// it). Input is read on its own thread and never
 /// blocks: while a search runs (on a spawned thread with a stop flag),
-/// `stop`, `quit`, `isready`, `d` and bad lines are answered at once, and
-/// commands that change the game or start a search are queued until the
-/// search ends (`go depth 9` then `position …` keeps the search). End of
-/// input means `quit` after the last line: the running search stops and
-/// prints its `bestmove`, queued commands run (a queued `go` is stopped at
-/// once), and the process exits. A line that is not UTF-8, or longer
+/// `stop`, `isready`, `d`, bad lines and (with nothing queued) `quit` are
+/// answered at once, and commands that change the game or start a search
+/// are queued until the search ends (`go depth 9` then `position …` keeps
+/// the search). Once a
+/// command is queued, every later one but `stop` and `isready` queues
+/// behind it, `quit` included, so commands run in the order they came
+/// and every `go` before a `quit` answers (as Stockfish reads a piped
+/// script). End of input means `quit` after the last line. A `quit`
+/// stops the search running when its turn comes, which prints its
+/// `bestmove`, and the process exits. A line that is not UTF-8, or longer
 /// than [`MAX_LINE`], gets one `info string error: …` and changes nothing.
 /// A search's `bestmove` is printed here, when its thread has ended, so a
 /// line that answers it never finds the search still running.
@@ -407,8 +416,14 @@ where
         }
     };
     loop {
-        // Queued commands run once no search is running.
-        while running.is_none() {
+        // Queued commands run once no search is running; a queued `quit`
+        // (or the end of input) runs when its turn comes, stopping the
+        // search started just before it, which still answers.
+        loop {
+            let quit_next = queue.front().is_some_and(|l| is_quit(l));
+            if running.is_some() && !quit_next {
+                break;
+            }
             let Some(line) = queue.pop_front() else { break };
             if run_command(&mut session, &line, &stop, &mut running, &tx, &searcher) {
                 return;
@@ -425,28 +440,23 @@ where
                 }
             }
             Event::Eof => {
-                // As if `quit` followed the last line: the running search
-                // stops; queued commands still run, each `go` among them
-                // stopped at once (it answers with what it found).
-                finish(&mut running);
-                while let Some(line) = queue.pop_front() {
-                    let quit =
-                        run_command(&mut session, &line, &stop, &mut running, &tx, &searcher);
+                // As if `quit` followed the last line, in its turn: with
+                // nothing queued the running search stops now (it answers
+                // with what it found); otherwise the queued commands run
+                // first, each search to its own limits, and the last one
+                // started is stopped when the `quit` comes up.
+                if queue.is_empty() {
                     finish(&mut running);
-                    if quit {
-                        break;
-                    }
+                    return;
                 }
-                return;
+                queue.push_back("quit".to_string());
             }
             Event::Line(Err(bad)) => print_lines(&[format!("info string error: {bad}")]),
             Event::Line(Ok(line)) => {
-                // `stop`, `quit` and `isready` are never queued; other
-                // commands keep their order behind queued ones.
-                let urgent = matches!(
-                    line.split_whitespace().next(),
-                    Some("stop" | "quit" | "isready")
-                );
+                // `stop` and `isready` are never queued; other commands
+                // (`quit` too) keep their order behind queued ones, so
+                // every `go` before a `quit` answers its `bestmove`.
+                let urgent = matches!(line.split_whitespace().next(), Some("stop" | "isready"));
                 if running.is_some() && (waits_for_search(&line) || (!queue.is_empty() && !urgent))
                 {
                     queue.push_back(line);

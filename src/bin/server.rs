@@ -9,8 +9,8 @@
 //! ```
 //!
 //! `--database` keeps the games in PostgreSQL instead of `--data`'s SQLite
-//! file; with `--bus` the server is one node of a cluster (README, "Scaling
-//! past one machine"). Both need the `cluster` feature.
+//! file; with `--bus` the server is one node of a cluster (docs/operations.md,
+//! "Scaling past one machine"). Both need the `cluster` feature.
 //!
 //! Prints `listening on http://ADDR/` once it accepts connections (the
 //! load benchmark reads that line), and shuts down cleanly on Ctrl-C or

@@ -8,7 +8,7 @@
 //! needs one and handed over with [`install`] (the service worker caches
 //! them with the rest of the build). That keeps ~48 KB gzip of text the
 //! player does not read out of the page's wasm.
-//! The format (see `en.txt`'s header and the README):
+//! The format (see `en.txt`'s header and docs/languages.md):
 //!
 //! ```text
 //! # a comment (only at the start of a line)

@@ -339,8 +339,8 @@ test('malformed and unknown links say what is wrong and change nothing', async (
 
 test('a static host: the server is set in the link or in the settings; an unreachable one is named', async () => {
   const host = await serve(); // dist/ on another port, no /ws there
-  // The server is told the static host's origin, as the README says an
-  // operator must (--allow-origin): pages of other origins get 403.
+  // The server is told the static host's origin, as docs/operations.md says
+  // an operator must (--allow-origin): pages of other origins get 403.
   const server = await startGameServer(undefined, ['--allow-origin', new URL(host.url).origin]);
   const ws = server.url.replace(/^http/, 'ws') + 'ws';
   try {

@@ -11,7 +11,7 @@
 //! and held near the hand-written values by `engine train mill --prior`.
 //! Strong and Master play with them; the lower levels play with the
 //! hand-written weights ([`Evaluate::evaluate_plain`]), whose plain value
-//! of a piece keeps their random choice from giving one away (README,
+//! of a piece keeps their random choice from giving one away (docs/engine.md,
 //! "How the evaluation weights were made"). Ordering puts removals
 //! first (preferring pieces that make an open two), then moves that close
 //! a mill, then moves that block an opponent's open two.

@@ -17,7 +17,7 @@
 //!
 //! The weights are integers (`i16`, centipawn-like: about 100 for a piece)
 //! in `ataxx-patterns.bin`, made by `engine datagen` and `engine train` (see
-//! the README, "How the evaluation weights were made"); the score is
+//! docs/engine.md, "How the evaluation weights were made"); the score is
 //! integer arithmetic only, so native code and WebAssembly agree bit for
 //! bit.
 

@@ -6,7 +6,7 @@
 //! image share a weight). Each weight is an (opening, ending) pair, blended
 //! by how far all the stones have advanced. The weights are in
 //! `stones-tables.bin`, fitted by `engine train stones` to self-play games
-//! (README, "How the evaluation weights were made"), starting from the
+//! (docs/engine.md, "How the evaluation weights were made"), starting from the
 //! hand-written evaluation: the game is scored by unpinned stones on the
 //! far rank, so an unpinned stone is worth more the further it has
 //! advanced, with a large bonus on the far rank, and a pinned stone keeps
