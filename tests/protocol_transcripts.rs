@@ -4,7 +4,7 @@
 
 use std::cell::Cell;
 
-use stoneplay::ai::protocol::{transcript, Dialect, ProtocolGame};
+use stoneplay::ai::uci::{transcript, Dialect, ProtocolGame};
 use stoneplay::games::ataxx::uai::UaiAtaxx;
 use stoneplay::games::ataxx::Ataxx;
 use stoneplay::games::mill::Mill;
@@ -504,7 +504,7 @@ fn uai_repetition_cycle_is_decided_as_each_convention_says() {
     // The result: a draw under UAI (libataxx has no repetition rule, so
     // the cycle would run into its 100-ply draw), O's win by count (2
     // pieces to 1) under our rules.
-    use stoneplay::ai::protocol::Session;
+    use stoneplay::ai::uci::Session;
     use stoneplay::games::{EndReason, Outcome, Side};
     for (option, outcome) in [
         (None, Outcome::draw(EndReason::Repetition)),
@@ -527,10 +527,10 @@ fn uai_repetition_cycle_is_decided_as_each_convention_says() {
 
 #[test]
 fn go_clock_values_saturate_instead_of_overflowing() {
-    use stoneplay::ai::protocol::{Action, Session};
+    use stoneplay::ai::uci::{Reply, Session};
     fn movetime<G: ProtocolGame>(dialect: Dialect, line: &str) -> Option<u64> {
         match Session::<G>::new(dialect).handle(line) {
-            Action::Go(job) => job.limits.movetime_ms,
+            Reply::Go(job) => job.limits.movetime_ms,
             other => panic!("{line}: {other:?}"),
         }
     }
@@ -555,6 +555,21 @@ fn go_clock_values_saturate_instead_of_overflowing() {
         movetime::<Mill>(Dialect::Uci, "go wtime 1000 winc 100"),
         Some(50 + 75)
     );
+    // Territory Duel: a hard limit (an eighth of the clock plus the
+    // increment) over a soft one (a twenty-fifth plus 60 % of it).
+    let limits = |line: &str| match Session::<UaiAtaxx>::new(Dialect::Uai).handle(line) {
+        Reply::Go(job) => (job.limits.movetime_ms, job.limits.soft_ms),
+        other => panic!("{line}: {other:?}"),
+    };
+    assert_eq!(
+        limits("go btime 1000 binc 100"),
+        (Some(125 + 100), Some(40 + 60))
+    );
+    assert_eq!(
+        limits(&format!("go btime 1000 binc {}", u64::MAX)),
+        (Some(500), Some(500))
+    );
+    assert_eq!(limits("go wtime 1000 winc 100"), (None, None), "X moves");
     // And the search answers.
     let out = run::<Stones>(
         Dialect::Uci,
@@ -818,10 +833,10 @@ fn native_searcher_persists_between_moves_until_a_new_game() {
 /// the line. No input makes a `go` panic.
 #[test]
 fn go_numbers_out_of_range_are_clamped_and_noted() {
-    use stoneplay::ai::protocol::{Action, Session};
+    use stoneplay::ai::uci::{Reply, Session};
     fn go<G: ProtocolGame>(dialect: Dialect, line: &str) -> Result<(u64, u32, u64), String> {
         match Session::<G>::new(dialect).handle(line) {
-            Action::Go(job) => {
+            Reply::Go(job) => {
                 assert!(job.notes.len() <= 1, "{line}: {:?}", job.notes);
                 let l = job.limits;
                 Ok((
@@ -830,13 +845,13 @@ fn go_numbers_out_of_range_are_clamped_and_noted() {
                     l.nodes.unwrap_or(0),
                 ))
             }
-            Action::Output(lines) => Err(lines.join("\n")),
+            Reply::Output(lines) => Err(lines.join("\n")),
             other => panic!("{line}: {other:?}"),
         }
     }
     fn notes<G: ProtocolGame>(dialect: Dialect, line: &str) -> Vec<String> {
         match Session::<G>::new(dialect).handle(line) {
-            Action::Go(job) => job.notes,
+            Reply::Go(job) => job.notes,
             other => panic!("{line}: {other:?}"),
         }
     }
@@ -846,9 +861,11 @@ fn go_numbers_out_of_range_are_clamped_and_noted() {
         notes::<UaiAtaxx>(Dialect::Uai, "go btime -100"),
         vec!["go btime: '-100' is below 0; read as 0"]
     );
+    // Territory Duel's hard limit is an eighth of the clock (see
+    // `go_clock_values_saturate_instead_of_overflowing`).
     assert_eq!(
         go::<UaiAtaxx>(Dialect::Uai, "go btime 99999999999999999999999"),
-        Ok((u64::MAX / 20, 0, 0))
+        Ok((u64::MAX / 8, 0, 0))
     );
     assert_eq!(
         notes::<Stones>(Dialect::Uci, "go wtime 99999999999999999999999"),
