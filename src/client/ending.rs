@@ -7,8 +7,10 @@
 //! timeout, too few or no pieces; the side to move for "cannot move" (in
 //! Stones! that side may still win or draw on the score). The score is shown
 //! only where the count decided the game: Territory Duel's endings scored
-//! by count and Stones!'s end; never after a resignation, a timeout or an
-//! agreement, nor in Mill, where the count decides nothing.
+//! by count (the third occurrence of a position and the online ply cap
+//! among them: "The same position occurred three times — O wins, 2 pieces
+//! to 1.") and Stones!'s end and ply cap; never after a resignation, a
+//! timeout or an agreement, nor in Mill, where the count decides nothing.
 
 use crate::games::{EndReason, Game, GameKind, Outcome, Side};
 use crate::i18n::Lang;

@@ -25,15 +25,18 @@ impl Ends for Ataxx {
         }
     }
 
-    /// The four endings scored by count (its rules, rule 1 to 5); a
-    /// blocked mover in lose mode loses whatever the count.
+    /// The endings scored by count (its rules, rule 1 to 5, the third
+    /// occurrence being rule 4, and the online ply cap); a blocked mover
+    /// in lose mode loses whatever the count.
     fn decided_by_count(reason: EndReason) -> bool {
         matches!(
             reason,
             EndReason::BoardFull
                 | EndReason::NoPieces
                 | EndReason::NeitherCanMove
+                | EndReason::Repetition
                 | EndReason::MoveLimit
+                | EndReason::PlyLimit
         )
     }
 

@@ -22,8 +22,9 @@ impl Ends for Stones {
     /// home: it may still win or draw.
     const STUCK_MAY_WIN: bool = true;
 
+    /// Scored when the side to move is stuck, and at the online ply cap.
     fn decided_by_count(reason: EndReason) -> bool {
-        reason == EndReason::NoLegalMove
+        matches!(reason, EndReason::NoLegalMove | EndReason::PlyLimit)
     }
 
     fn score_words(lang: Lang, winner: Option<Side>, counts: [u32; 2]) -> String {
