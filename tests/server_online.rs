@@ -1037,8 +1037,11 @@ async fn a_ping_frame_flood_is_closed_like_a_message_flood() {
     if let Some(f) = closed {
         assert_eq!(u16::from(f.code), 1008, "{f:?}");
     }
+    // Gone even though this client never answers the close: the server
+    // waits at most 2 s for the closing handshake, through the pings still
+    // queued.
     assert!(
-        eventually(Duration::from_secs(2), || server.connections() == 0).await,
+        eventually(Duration::from_secs(5), || server.connections() == 0).await,
         "the flooding connection is gone"
     );
     // Others are not affected.

@@ -9,7 +9,7 @@
 //! whole address). An IPv4 address mapped into IPv6 counts as the IPv4
 //! address. Behind a reverse proxy every client has the proxy's address:
 //! there the operator turns these limits off and limits at the proxy
-//! (README, "What the operator must do").
+//! (docs/operations.md, "What the operator must do").
 
 use std::collections::HashMap;
 use std::net::{IpAddr, Ipv6Addr};

@@ -45,7 +45,10 @@ use super::store::{now_ms, ply_taken, Op, RoomMeta, Store, Stored, PLY_TAKEN};
 
 /// What every connection asks of the server: no statement runs longer
 /// than 1.5 s, no lock is waited for longer than 1 s, and a transaction a
-/// vanished client left open is ended after 10 s.
+/// vanished client left open is ended after 10 s. Options in the
+/// `--database` URL are given after these, so an operator may lower them
+/// (raising them past [`BATCH_DEADLINE`] changes nothing: the node gives
+/// up first).
 pub const SESSION_LIMITS: &str =
     "-c statement_timeout=1500 -c lock_timeout=1000 -c idle_in_transaction_session_timeout=10000";
 /// Connecting (TCP, startup, authentication) at most this long: a stopped
@@ -145,7 +148,9 @@ pub async fn connect(url: &str) -> Result<Client, String> {
         config.application_name("stoneplay");
     }
     let options = match config.get_options() {
-        Some(o) if !o.is_empty() => format!("{o} {SESSION_LIMITS}"),
+        // The operator's own (`?options=-c%20statement_timeout%3D800` in
+        // the URL) come last, so they win.
+        Some(o) if !o.is_empty() => format!("{SESSION_LIMITS} {o}"),
         _ => SESSION_LIMITS.to_string(),
     };
     config.options(&options);
