@@ -7,20 +7,35 @@
 //! the request's `id`: the app ignores answers to requests it no longer
 //! wants (after undo, a new game, or leaving the game).
 //!
+//! The worker serves these with `ai::worker::serve`, next to the search.
+//!
 //! [`online`] holds the messages between the app and the game server,
 //! [`wire`] the page's codec for them (with the small [`json`] reader).
 
 pub mod json;
 pub mod online;
-pub mod session;
 pub mod wire;
 
 use serde::{Deserialize, Serialize};
 
-use crate::ai::bench::{self, BenchLine};
-use crate::ai::{self, Evaluate, Level, SearchControl, SearchInfo, SearchLimits};
-use crate::games::any::{AnyRecord, Variant};
-use crate::games::{Game, Record};
+use crate::games::any::Variant;
+
+/// One game's bench figures (`engine bench` prints them, the worker
+/// sends them to the page).
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct BenchLine {
+    /// `ataxx`, `stones`, `mill` or `bench` for the total.
+    pub game: String,
+    pub nodes: u64,
+    pub ms: f64,
+}
+
+impl BenchLine {
+    /// Nodes per second.
+    pub fn nps(&self) -> u64 {
+        (self.nodes as f64 * 1000.0 / self.ms.max(0.001)) as u64
+    }
+}
 
 /// App → worker.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -101,99 +116,5 @@ impl Response {
             self,
             Response::Best { .. } | Response::Bench { .. } | Response::Error { .. }
         )
-    }
-}
-
-/// A `Think` request with its level read.
-struct Job {
-    id: u32,
-    level: Level,
-    movetime_ms: Option<u64>,
-    seed: u32,
-}
-
-fn think_on<G: Game + Evaluate>(
-    job: &Job,
-    record: &Record<G>,
-    clock: &dyn ai::Clock,
-    post: &mut dyn FnMut(Response),
-) -> Response {
-    let id = job.id;
-    let limits = SearchLimits {
-        movetime_ms: job.movetime_ms,
-        ..Default::default()
-    };
-    let ctl = SearchControl { clock, stop: None };
-    let mut on_info = |info: &SearchInfo<G::Move>| {
-        let secs = (info.elapsed_ms / 1000.0).max(0.001);
-        post(Response::Info {
-            id,
-            depth: info.depth,
-            score: info.score,
-            nodes: info.nodes,
-            nps: (info.nodes as f64 / secs) as u64,
-        });
-    };
-    let result = ai::think_record(
-        record,
-        limits,
-        job.level,
-        u64::from(job.seed),
-        &ctl,
-        &mut on_info,
-    );
-    Response::Best {
-        id,
-        mv: result.best.map(|m| m.to_string()),
-        score: result.score,
-        depth: result.depth,
-        nodes: result.nodes,
-        elapsed_ms: result.elapsed_ms,
-    }
-}
-
-/// Serves one request: what the worker runs. `post` receives progress
-/// messages; the return value is the final answer. Never panics on input.
-pub fn serve(request: &Request, clock: &dyn ai::Clock, post: &mut dyn FnMut(Response)) -> Response {
-    let Request::Think {
-        id,
-        game,
-        start,
-        moves,
-        level,
-        movetime_ms,
-        seed,
-    } = request
-    else {
-        return Response::Bench {
-            id: request.id(),
-            lines: bench::run(clock),
-        };
-    };
-    let Ok(level) = level.parse::<Level>() else {
-        return Response::Error {
-            id: *id,
-            message: format!("unknown level '{level}'"),
-        };
-    };
-    let record = match AnyRecord::restore(game, start, moves) {
-        Ok(r) => r,
-        Err(e) => {
-            return Response::Error {
-                id: *id,
-                message: e.to_string(),
-            }
-        }
-    };
-    let job = Job {
-        id: *id,
-        level,
-        movetime_ms: *movetime_ms,
-        seed: *seed,
-    };
-    match &record {
-        AnyRecord::Ataxx(r) => think_on(&job, r, clock, post),
-        AnyRecord::Stones(r) => think_on(&job, r, clock, post),
-        AnyRecord::Mill(r) => think_on(&job, r, clock, post),
     }
 }

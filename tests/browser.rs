@@ -354,9 +354,10 @@ fn links_round_trip_and_bad_links_are_refused() {
 
 #[wasm_bindgen_test]
 fn the_worker_protocol_searches_in_wasm_and_refuses_bad_requests() {
+    use stoneplay::ai::worker::serve;
     use stoneplay::games::any::Variant;
     use stoneplay::games::ataxx::START_FEN;
-    use stoneplay::protocol::{serve, Request, Response};
+    use stoneplay::protocol::{Request, Response};
     let perf = web_sys::window().unwrap().performance().unwrap();
     let clock = move || perf.now();
     let think = |moves: Vec<&str>, level: &str| Request::Think {

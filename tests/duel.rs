@@ -6,7 +6,7 @@
 use std::path::{Path, PathBuf};
 
 use stoneplay::ai::duel::{
-    self, DuelConfig, DuelGame, EngineSetup, Fault, GameResult, MoveLimit, TimeControl,
+    self, DuelConfig, DuelGame, EngineSetup, Fault, GameResult, MoveBudget, TimeControl,
 };
 use stoneplay::ai::stats::{
     elo, elo_of_score, expected_score, Pentanomial, Sprt, Trinomial, Verdict,
@@ -143,7 +143,7 @@ fn config(game: DuelGame, old: PathBuf, new: PathBuf, book: Vec<String>, games: 
         game,
         engines: [old, new],
         tc: TimeControl::parse("0.2+0.01").unwrap(),
-        limit: MoveLimit::Clock,
+        limit: MoveBudget::Clock,
         games,
         book,
         concurrency: 2,
@@ -212,7 +212,7 @@ fn a_nodes_duel_sends_go_nodes_and_repeats() {
     );
     let book = vec!["x5o/7/7/7/7/7/o5x x 0 1".to_string()];
     let mut cfg = config(DuelGame::Ataxx, logger, engine(), book.clone(), 2);
-    cfg.limit = MoveLimit::Nodes(777);
+    cfg.limit = MoveBudget::Nodes(777);
     let mut seen = Vec::new();
     duel::run(&cfg, &mut |g, _| seen.push(g.clone()));
     assert_eq!(seen.len(), 2);
@@ -229,7 +229,7 @@ fn a_nodes_duel_sends_go_nodes_and_repeats() {
     }
     // Fixed nodes make the real engine's games repeatable.
     let mut cfg = config(DuelGame::Ataxx, engine(), engine(), book, 2);
-    cfg.limit = MoveLimit::Nodes(3000);
+    cfg.limit = MoveBudget::Nodes(3000);
     let play = |cfg: &DuelConfig| {
         let mut v = Vec::new();
         duel::run(cfg, &mut |g, _| v.push((g.index, g.moves.clone())));
@@ -392,7 +392,7 @@ fn a_public_engine_gets_its_arguments_options_and_movetime() {
     );
     let book = vec!["x5o/7/7/7/7/7/o5x x 0 1".to_string()];
     let mut cfg = config(DuelGame::Ataxx, path, engine(), book, 2);
-    cfg.limit = MoveLimit::MoveTime(150);
+    cfg.limit = MoveBudget::MoveTime(150);
     cfg.sprt = None;
     cfg.setup[0] = EngineSetup {
         args: Some(vec![]),

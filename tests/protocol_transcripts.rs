@@ -4,7 +4,7 @@
 
 use std::cell::Cell;
 
-use stoneplay::ai::protocol::{transcript, Dialect, ProtocolGame};
+use stoneplay::ai::uci::{transcript, Dialect, ProtocolGame};
 use stoneplay::games::ataxx::uai::UaiAtaxx;
 use stoneplay::games::ataxx::Ataxx;
 use stoneplay::games::mill::Mill;
@@ -505,10 +505,10 @@ fn uai_repetition_cycle_is_a_draw_on_the_third_occurrence() {
 
 #[test]
 fn go_clock_values_saturate_instead_of_overflowing() {
-    use stoneplay::ai::protocol::{Action, Session};
+    use stoneplay::ai::uci::{Reply, Session};
     fn movetime<G: ProtocolGame>(dialect: Dialect, line: &str) -> Option<u64> {
         match Session::<G>::new(dialect).handle(line) {
-            Action::Go(job) => job.limits.movetime_ms,
+            Reply::Go(job) => job.limits.movetime_ms,
             other => panic!("{line}: {other:?}"),
         }
     }
@@ -533,6 +533,21 @@ fn go_clock_values_saturate_instead_of_overflowing() {
         movetime::<Mill>(Dialect::Uci, "go wtime 1000 winc 100"),
         Some(50 + 75)
     );
+    // Territory Duel: a hard limit (an eighth of the clock plus the
+    // increment) over a soft one (a twenty-fifth plus 60 % of it).
+    let limits = |line: &str| match Session::<UaiAtaxx>::new(Dialect::Uai).handle(line) {
+        Reply::Go(job) => (job.limits.movetime_ms, job.limits.soft_ms),
+        other => panic!("{line}: {other:?}"),
+    };
+    assert_eq!(
+        limits("go btime 1000 binc 100"),
+        (Some(125 + 100), Some(40 + 60))
+    );
+    assert_eq!(
+        limits(&format!("go btime 1000 binc {}", u64::MAX)),
+        (Some(500), Some(500))
+    );
+    assert_eq!(limits("go wtime 1000 winc 100"), (None, None), "X moves");
     // And the search answers.
     let out = run::<Stones>(
         Dialect::Uci,
@@ -686,6 +701,56 @@ fn native_commands_during_a_search_keep_their_order() {
     assert_eq!(bestmoves(&out).len(), 2, "{out:#?}");
 }
 
+/// Issue 35's script, piped in at once: `quit` and the end of input take
+/// their turn behind the queued commands, so the first search runs to its
+/// depth, the bad lines get their errors, and the queued `go` answers too
+/// (as Stockfish reads it). Before, `quit` jumped the queue: one
+/// `bestmove`, stopped at depth 1, and the queued lines were dropped.
+#[cfg(not(target_arch = "wasm32"))]
+#[test]
+fn native_quit_and_end_of_input_take_their_turn() {
+    let script = "uai\n\
+        position fen x5o/7/7/7/7/7/o5x x 0 1 moves f2 b2 g1e3\n\
+        go depth 5\n\
+        position fen x5o/7/7/7/7/7/o5x x 0 1 moves f2 f2\n\
+        position fen x5o/7/7/7/7/7\n\
+        isready\n\
+        position fen 7/7/7/7/4ooo/4ooo/4oox x 0 1\n\
+        go depth 3\n";
+    let mut pos = Ataxx::from_text("x5o/7/7/7/7/7/o5x x 0 1", &Default::default()).unwrap();
+    for m in ["f2", "b2", "g1e3"] {
+        pos.play(pos.parse_move(m).unwrap()).unwrap();
+    }
+    for (tail, how) in [("quit\n", "quit"), ("", "end of input")] {
+        let input = format!("{script}{tail}");
+        let out = native::engine(
+            &["uai"],
+            input.as_bytes(),
+            std::time::Duration::from_secs(20),
+        );
+        let best = bestmoves(&out);
+        assert_eq!(best.len(), 2, "{how}: every go answers: {out:#?}");
+        let first = out.iter().position(|l| l.starts_with("bestmove")).unwrap();
+        assert!(
+            out[..first].iter().any(|l| l.starts_with("info depth 5 ")),
+            "{how}: the first search reaches its depth: {out:#?}"
+        );
+        assert!(
+            pos.legal_moves()
+                .contains(&pos.parse_move(&best[0]).unwrap()),
+            "{how}: {best:?}"
+        );
+        // X is walled in at g1 and must pass.
+        assert_eq!(best[1], "0000", "{how}: {out:#?}");
+        assert_eq!(errors(&out).len(), 2, "{how}: both bad lines: {out:#?}");
+        assert_eq!(
+            out.iter().filter(|l| *l == "readyok").count(),
+            1,
+            "{how}: {out:#?}"
+        );
+    }
+}
+
 /// The native loop keeps one searcher per session: a repeated search of
 /// the same position is answered from its transposition table (fewer
 /// nodes), and a new game clears it (the same nodes as the first time).
@@ -746,10 +811,10 @@ fn native_searcher_persists_between_moves_until_a_new_game() {
 /// the line. No input makes a `go` panic.
 #[test]
 fn go_numbers_out_of_range_are_clamped_and_noted() {
-    use stoneplay::ai::protocol::{Action, Session};
+    use stoneplay::ai::uci::{Reply, Session};
     fn go<G: ProtocolGame>(dialect: Dialect, line: &str) -> Result<(u64, u32, u64), String> {
         match Session::<G>::new(dialect).handle(line) {
-            Action::Go(job) => {
+            Reply::Go(job) => {
                 assert!(job.notes.len() <= 1, "{line}: {:?}", job.notes);
                 let l = job.limits;
                 Ok((
@@ -758,13 +823,13 @@ fn go_numbers_out_of_range_are_clamped_and_noted() {
                     l.nodes.unwrap_or(0),
                 ))
             }
-            Action::Output(lines) => Err(lines.join("\n")),
+            Reply::Output(lines) => Err(lines.join("\n")),
             other => panic!("{line}: {other:?}"),
         }
     }
     fn notes<G: ProtocolGame>(dialect: Dialect, line: &str) -> Vec<String> {
         match Session::<G>::new(dialect).handle(line) {
-            Action::Go(job) => job.notes,
+            Reply::Go(job) => job.notes,
             other => panic!("{line}: {other:?}"),
         }
     }
@@ -774,9 +839,11 @@ fn go_numbers_out_of_range_are_clamped_and_noted() {
         notes::<UaiAtaxx>(Dialect::Uai, "go btime -100"),
         vec!["go btime: '-100' is below 0; read as 0"]
     );
+    // Territory Duel's hard limit is an eighth of the clock (see
+    // `go_clock_values_saturate_instead_of_overflowing`).
     assert_eq!(
         go::<UaiAtaxx>(Dialect::Uai, "go btime 99999999999999999999999"),
-        Ok((u64::MAX / 20, 0, 0))
+        Ok((u64::MAX / 8, 0, 0))
     );
     assert_eq!(
         notes::<Stones>(Dialect::Uci, "go wtime 99999999999999999999999"),

@@ -1,14 +1,15 @@
-//! The worker's request handling (`protocol::serve`), natively: every game,
+//! The worker's request handling (`ai::worker::serve`), natively: every game,
 //! stale or bad requests, and serde round trips of the messages.
 #![cfg(not(target_arch = "wasm32"))]
 
+use stoneplay::ai::worker::serve;
 use stoneplay::ai::InstantClock;
 use stoneplay::games::any::{AnyRecord, Variant};
 use stoneplay::games::ataxx::{AtaxxRules, NoMoveRule, START_FEN};
 use stoneplay::games::mill::{Mill, Preset};
 use stoneplay::games::stones::{StonesRules, START_POSITION};
 use stoneplay::games::{Game, Record};
-use stoneplay::protocol::{serve, Request, Response};
+use stoneplay::protocol::{Request, Response};
 
 fn think(game: Variant, start: &str, moves: &[&str], level: &str) -> Request {
     Request::Think {

@@ -7,22 +7,7 @@ use crate::games::ataxx::{Ataxx, AtaxxRules};
 use crate::games::mill::{Mill, Preset};
 use crate::games::stones::{Stones, StonesRules};
 use crate::games::Game;
-
-/// One game's bench figures.
-#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
-pub struct BenchLine {
-    /// `ataxx`, `stones`, `mill` or `bench` for the total.
-    pub game: String,
-    pub nodes: u64,
-    pub ms: f64,
-}
-
-impl BenchLine {
-    /// Nodes per second.
-    pub fn nps(&self) -> u64 {
-        (self.nodes as f64 * 1000.0 / self.ms.max(0.001)) as u64
-    }
-}
+use crate::protocol::BenchLine;
 
 /// Searches `positions` to `depth` at Master level with a fresh table each.
 fn bench_game<G: super::Evaluate>(

@@ -60,9 +60,9 @@ impl DuelGame {
     }
 
     /// How the runner talks to an engine for this game.
-    fn dialect(self) -> Dialect {
+    fn dialect(self) -> ProtocolWords {
         match self {
-            DuelGame::Ataxx => Dialect {
+            DuelGame::Ataxx => ProtocolWords {
                 args: &["uai"],
                 hello: "uai",
                 // The referee plays our rule 5; tell engines that know the
@@ -71,13 +71,13 @@ impl DuelGame {
                 options: &["setoption name MoveLimit value territory-duel"],
                 clocks: [("btime", "binc"), ("wtime", "winc")],
             },
-            DuelGame::Mill => Dialect {
+            DuelGame::Mill => ProtocolWords {
                 args: &["uci", "mill"],
                 hello: "uci",
                 options: &[],
                 clocks: [("wtime", "winc"), ("btime", "binc")],
             },
-            DuelGame::Stones => Dialect {
+            DuelGame::Stones => ProtocolWords {
                 args: &["uci", "stones"],
                 hello: "uci",
                 options: &[],
@@ -89,7 +89,7 @@ impl DuelGame {
 
 /// The protocol words of one game.
 #[derive(Clone, Copy, Debug)]
-struct Dialect {
+struct ProtocolWords {
     /// Arguments after the engine binary (`uai`, `uci mill`, …).
     args: &'static [&'static str],
     /// `uai` or `uci`; `…ok` and `…newgame` follow from it.
@@ -152,7 +152,7 @@ pub struct DuelConfig {
     pub tc: TimeControl,
     /// What bounds each move: the clock of `tc`, a number of nodes, or a
     /// fixed time.
-    pub limit: MoveLimit,
+    pub limit: MoveBudget,
     /// Games to play (rounded up to whole pairs).
     pub games: u32,
     /// Opening positions in the game's notation, one per pair.
@@ -171,7 +171,7 @@ pub struct DuelConfig {
 
 /// What bounds each move of a duel.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum MoveLimit {
+pub enum MoveBudget {
     /// Each side's clock of [`DuelConfig::tc`] (`go wtime … btime …`); a
     /// side whose clock runs out loses.
     Clock,
@@ -599,9 +599,9 @@ fn play_one<G: Game>(
         let [(t1, i1), (t2, i2)] = dialect.clocks;
         // The `go` line, and the time this move may take.
         let (go, left) = match cfg.limit {
-            MoveLimit::Nodes(n) => (format!("go nodes {n}"), cfg.tc.base_ms),
-            MoveLimit::MoveTime(ms) => (format!("go movetime {ms}"), ms),
-            MoveLimit::Clock => (
+            MoveBudget::Nodes(n) => (format!("go nodes {n}"), cfg.tc.base_ms),
+            MoveBudget::MoveTime(ms) => (format!("go movetime {ms}"), ms),
+            MoveBudget::Clock => (
                 format!(
                     "go {t1} {} {t2} {} {i1} {} {i2} {}",
                     clock[0], clock[1], cfg.tc.inc_ms, cfg.tc.inc_ms
@@ -631,7 +631,7 @@ fn play_one<G: Game>(
         };
         if used > allowed {
             let allowance = match cfg.limit {
-                MoveLimit::MoveTime(ms) => format!("{ms} ms a move"),
+                MoveBudget::MoveTime(ms) => format!("{ms} ms a move"),
                 _ => format!("{} ms left", clock[side.index()]),
             };
             let why = format!("lost on time ({} ms used, {allowance})", used.as_millis());
@@ -649,7 +649,7 @@ fn play_one<G: Game>(
             return (moves, r, why, f);
         }
         moves.push(text);
-        if cfg.limit == MoveLimit::Clock {
+        if cfg.limit == MoveBudget::Clock {
             let c = &mut clock[side.index()];
             *c = c.saturating_sub(used.as_millis() as u64) + cfg.tc.inc_ms;
         }

@@ -1,6 +1,7 @@
 //! The computer player: a search generic over [`Game`], one evaluation per
-//! game, five playing levels, and the text protocols of the `engine`
-//! command line.
+//! game, five playing levels, the text protocols of the `engine`
+//! command line ([`uci`]) and the browser worker's request handling
+//! ([`worker`]).
 //!
 //! The search runs on one thread and takes its time from an injected
 //! [`Clock`] (the browser worker passes `performance.now()`, native code
@@ -11,63 +12,29 @@
 //! between moves.
 
 pub mod bench;
+mod clock;
 pub mod datagen;
 pub mod duel;
 pub mod eval;
 mod level;
-pub mod protocol;
 mod rng;
 mod search;
 pub mod selfplay;
 pub mod stats;
 pub mod train;
+pub mod uci;
+pub mod worker;
 
 use std::sync::atomic::AtomicBool;
 
+pub use clock::{Clock, InstantClock};
 pub use eval::Evaluate;
 pub use level::{Level, LevelParams};
 pub use rng::SplitMix64;
-pub use search::{Searcher, MATE, MATE_BOUND, MAX_DEPTH};
+pub use search::{SearchInfo, Searcher, MATE, MATE_BOUND, MAX_DEPTH};
 
 use crate::games::{Game, Record};
 use search::Control;
-
-/// A monotonic clock in milliseconds: the search's only source of time.
-pub trait Clock {
-    /// Milliseconds since some fixed origin; never goes backwards.
-    fn now_ms(&self) -> f64;
-}
-
-impl<F: Fn() -> f64> Clock for F {
-    fn now_ms(&self) -> f64 {
-        self()
-    }
-}
-
-/// The native clock, from [`std::time::Instant`]. It compiles for wasm32
-/// (so the native-only `engine` binary does too) but `Instant` panics in the
-/// browser: the worker passes `performance.now()` instead.
-#[derive(Clone, Copy, Debug)]
-pub struct InstantClock(std::time::Instant);
-
-impl InstantClock {
-    /// A clock whose origin is now.
-    pub fn new() -> Self {
-        InstantClock(std::time::Instant::now())
-    }
-}
-
-impl Default for InstantClock {
-    fn default() -> Self {
-        InstantClock::new()
-    }
-}
-
-impl Clock for InstantClock {
-    fn now_ms(&self) -> f64 {
-        self.0.elapsed().as_secs_f64() * 1000.0
-    }
-}
 
 /// Longest a search with an explicit `movetime_ms` may think: well inside
 /// the 30 s move clock, whatever a caller asks.
@@ -86,6 +53,11 @@ pub struct SearchLimits {
     pub nodes: Option<u64>,
     /// Search until stopped (UCI `go infinite`); ignores the level's time.
     pub infinite: bool,
+    /// A softer time limit in milliseconds, for a game on the clock: no
+    /// new iteration starts past it, stretched up to 2.1 times while the
+    /// best move is unsettled and shrunk to 0.7 times once it takes most
+    /// of the nodes (`movetime_ms` stays the hard limit).
+    pub soft_ms: Option<u64>,
 }
 
 impl SearchLimits {
@@ -104,21 +76,6 @@ impl SearchLimits {
             ..Default::default()
         }
     }
-}
-
-/// Progress after each completed iteration, for `info` lines and the UI.
-#[derive(Clone, Debug, PartialEq)]
-pub struct SearchInfo<'a, M> {
-    /// The iteration just completed.
-    pub depth: u32,
-    /// Score of the best move for the side to move (see [`MATE`]).
-    pub score: i32,
-    /// Nodes so far.
-    pub nodes: u64,
-    /// Milliseconds since the search started.
-    pub elapsed_ms: f64,
-    /// The principal variation, best move first.
-    pub pv: &'a [M],
 }
 
 /// The answer of a search.
@@ -262,7 +219,7 @@ impl<G: Game + Evaluate> Searcher<G> {
             // Iterations start until the deadline: the thinking time is used
             // in full, and an unfinished iteration still counts for the
             // moves it searched to the end.
-            soft_ms: None,
+            soft_ms: limits.soft_ms.map(|ms| start_ms + ms as f64),
             max_nodes: limits.nodes,
             max_depth,
         };

@@ -16,7 +16,8 @@ fn main() {
 
 #[cfg(target_arch = "wasm32")]
 mod worker {
-    use stoneplay::protocol::{serve, Request, Response};
+    use stoneplay::ai::worker::serve;
+    use stoneplay::protocol::{Request, Response};
     use wasm_bindgen::prelude::*;
     use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
 

@@ -9,6 +9,8 @@
 //!   timeouts, pause, a dialog over the board, resume after a reload.
 //! - [`mark`]: which spots a move touches, for drawing a hint on the board.
 //! - [`moves`]: the move list's rows, shared by the local and online screens.
+//! - [`online`]: online play as the page sees it: links, the server's
+//!   address, reconnecting, and the session with the server.
 //! - [`review`]: the review after a game: its scores, the biggest drops and
 //!   the moves the computer preferred.
 //! - [`score`]: the computer's score in words ("+0.35", "wins in 3").
@@ -19,30 +21,6 @@ pub mod ending;
 pub mod local;
 pub mod mark;
 pub mod moves;
+pub mod online;
 pub mod review;
 pub mod score;
-
-use crate::games::ataxx::{Ataxx, AtaxxMove};
-use crate::games::mill::Mill;
-use crate::games::stones::Stones;
-use crate::games::Game;
-
-/// A move the side to move must make without choosing, made at once by
-/// the page (Territory Duel's pass when the player has no move but the game
-/// goes on). The rules decide it; this only names it per game.
-pub trait Forced: Game {
-    /// The forced move, if there is one.
-    fn forced_move(&self) -> Option<Self::Move> {
-        None
-    }
-}
-
-impl Forced for Ataxx {
-    fn forced_move(&self) -> Option<AtaxxMove> {
-        self.must_pass().then_some(AtaxxMove::Pass)
-    }
-}
-
-impl Forced for Stones {}
-
-impl Forced for Mill {}

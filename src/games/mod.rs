@@ -7,9 +7,18 @@
 //! the moves played so far; search keeps its own path of hashes instead.
 
 pub mod any;
+pub mod bits;
+pub mod list;
+pub mod zobrist;
+
+// The games' own modules, one per line of the list (`list.rs`). Declared
+// here rather than generated from the list so that rustfmt and the
+// editor's tools still find their files.
 pub mod ataxx;
 pub mod mill;
 pub mod stones;
+
+pub use zobrist::splitmix64;
 
 use std::fmt;
 
@@ -41,49 +50,84 @@ impl Side {
     }
 }
 
-/// The three games, as named in links and the picker.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
-pub enum GameKind {
-    Ataxx,
-    Stones,
-    Mill,
+/// Generates [`GameKind`] from the list ([`for_each_game!`]).
+macro_rules! define_game_kind {
+    (() $($Kind:ident: $module:ident::$Type:ident,)*) => {
+        /// The games, as named in links and the picker: one per line of
+        /// the list ([`for_each_game!`]).
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+        pub enum GameKind {
+            $($Kind,)*
+        }
+
+        impl GameKind {
+            /// Every game, in picker order.
+            pub const ALL: [GameKind; [$(GameKind::$Kind),*].len()] = [$(GameKind::$Kind),*];
+
+            /// The name players see (English; the page words it per
+            /// language).
+            pub fn title(self) -> &'static str {
+                match self {
+                    $(GameKind::$Kind => $module::TITLE,)*
+                }
+            }
+
+            /// One line saying what the game is about (English).
+            pub fn tagline(self) -> &'static str {
+                match self {
+                    $(GameKind::$Kind => $module::TAGLINE,)*
+                }
+            }
+
+            /// The name in links (`?game=…`), file names and commands.
+            pub fn slug(self) -> &'static str {
+                match self {
+                    $(GameKind::$Kind => $module::SLUG,)*
+                }
+            }
+
+            /// Other names the command line accepts (`territory-duel`).
+            fn other_names(self) -> &'static [&'static str] {
+                match self {
+                    $(GameKind::$Kind => $module::OTHER_NAMES,)*
+                }
+            }
+        }
+    };
 }
 
+crate::for_each_game!(define_game_kind!());
+
 impl GameKind {
-    /// Every game, in picker order.
-    pub const ALL: [GameKind; 3] = [GameKind::Ataxx, GameKind::Stones, GameKind::Mill];
-
-    /// The name players see.
-    pub fn title(self) -> &'static str {
-        match self {
-            GameKind::Ataxx => "Territory Duel",
-            GameKind::Stones => "Stones!",
-            GameKind::Mill => "Mill",
-        }
-    }
-
-    /// One line saying what the game is about.
-    pub fn tagline(self) -> &'static str {
-        match self {
-            GameKind::Ataxx => "Clone and jump to take over the board.",
-            GameKind::Stones => "Race your stones home; jumping pins and frees.",
-            GameKind::Mill => "Line up three to take a piece.",
-        }
-    }
-
-    /// The name in links (`?game=…`).
-    pub fn slug(self) -> &'static str {
-        match self {
-            GameKind::Ataxx => "ataxx",
-            GameKind::Stones => "stones",
-            GameKind::Mill => "mill",
-        }
-    }
-
     /// Reads a link's game name.
     pub fn from_slug(s: &str) -> Option<GameKind> {
         GameKind::ALL.into_iter().find(|k| k.slug() == s)
     }
+
+    /// Reads a game's name on the command line: its slug or another name
+    /// it goes by; the error names the games.
+    pub fn parse(s: &str) -> Result<GameKind, String> {
+        GameKind::ALL
+            .into_iter()
+            .find(|k| k.slug() == s || k.other_names().contains(&s))
+            .ok_or_else(|| {
+                let slugs: Vec<&str> = GameKind::ALL.iter().map(|k| k.slug()).collect();
+                format!("unknown game '{s}' (expected {})", slugs.join(", "))
+            })
+    }
+}
+
+/// Who plays a game, for the rules it is played under: the named presets
+/// of [`Game::rules_for`] (Territory Duel against the computer: a player
+/// who cannot move loses; two players and online: it passes).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    /// Against the computer (the page's AI).
+    Computer,
+    /// Two players on one device.
+    TwoPlayers,
+    /// Two players through the game server.
+    Online,
 }
 
 /// Why a game ended. One list for all games so the UI can name every ending.
@@ -239,6 +283,18 @@ pub trait Game: Clone + PartialEq + fmt::Debug + Sized {
     fn to_text(&self) -> String;
     /// The rules this position is played under.
     fn rules(&self) -> &Self::Rules;
+    /// The rules a game is played under in `mode`, given the rules the
+    /// player chose: the game's named presets per mode (Territory Duel
+    /// against the computer: a player who cannot move loses; online: it
+    /// passes). By default the chosen rules, in every mode.
+    fn rules_for(_mode: Mode, chosen: &Self::Rules) -> Self::Rules {
+        chosen.clone()
+    }
+    /// The game's named rule presets, by slug (Mill's Nine Men's Morris,
+    /// Morabaraba, …): `engine perft --rules`. None by default.
+    fn presets() -> Vec<(&'static str, Self::Rules)> {
+        Vec::new()
+    }
 
     /// Whose turn it is.
     fn side_to_move(&self) -> Side;
@@ -254,6 +310,13 @@ pub trait Game: Clone + PartialEq + fmt::Debug + Sized {
     fn hash(&self) -> u64;
     /// Reads a move in this game's notation, in the context of this position.
     fn parse_move(&self, text: &str) -> Result<Self::Move, GameError>;
+    /// A move the side to move must make without choosing, which the page,
+    /// the server and [`any::AnyRecord::play_text`] make at once
+    /// (Territory Duel's pass when the player has no move but the game
+    /// goes on). None by default.
+    fn forced_move(&self) -> Option<Self::Move> {
+        None
+    }
     /// Whether positions before `mv` can never occur again after it (so the
     /// repetition history may be cleared).
     fn is_irreversible(&self, mv: Self::Move) -> bool;
@@ -289,17 +352,6 @@ pub trait Game: Clone + PartialEq + fmt::Debug + Sized {
         self.play_unchecked(mv);
         Ok(())
     }
-}
-
-/// One step of splitmix64: the next state and a well-mixed 64-bit output.
-/// A `const fn`, so the games' Zobrist tables are built at compile time and
-/// hashes are the same in every build and on every platform.
-pub const fn splitmix64(state: u64) -> (u64, u64) {
-    let state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    let mut z = state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    (state, z ^ (z >> 31))
 }
 
 /// Counts the move sequences of exactly `depth` plies. A game that ends

@@ -5,7 +5,8 @@ use leptos::prelude::*;
 
 use super::ai::Ai;
 use super::words::use_lang;
-use crate::ai::bench::{total, BenchLine};
+use crate::ai::bench::total;
+use crate::protocol::BenchLine;
 use crate::protocol::{Request, Response};
 use crate::t;
 

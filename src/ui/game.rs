@@ -26,7 +26,7 @@ use super::words::{game_title, use_lang};
 use super::{notation, words::Text};
 use crate::ai::Level;
 use crate::client::local::LocalGame;
-pub use crate::client::local::Snapshot;
+pub use crate::client::local::SavePoint;
 use crate::client::moves::move_rows;
 use crate::games::{Outcome, Record, Side};
 use crate::t;
@@ -81,7 +81,7 @@ pub fn GameScreen<G: UiGame>(
     /// Called after every change of the game, on pause and when the page is
     /// hidden (the app keeps the link and the saved game in step).
     #[prop(optional)]
-    on_change: Option<Callback<Snapshot<G>>>,
+    on_change: Option<Callback<SavePoint<G>>>,
     /// Called once when the game ends.
     #[prop(optional)]
     on_finish: Option<Callback<Outcome>>,

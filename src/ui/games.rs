@@ -7,9 +7,8 @@ use leptos::prelude::*;
 use super::board::{self, BoardProps};
 use super::sound::Sound;
 use super::words::Problem;
-use crate::client::ending::{self, Ends};
+use crate::client::ending::{self, side_name, Ends};
 use crate::client::mark::Marks;
-use crate::client::Forced;
 use crate::games::any::VariantGame;
 use crate::games::ataxx::{Ataxx, AtaxxMove, AtaxxRules, NoMoveRule};
 use crate::games::mill::{point_name, Mill, MillMove, MillRules, Phase, Preset, OPTION_NAMES};
@@ -24,18 +23,17 @@ use crate::{t, tn};
 pub trait UiGame:
     Game<Move: Send + Sync + 'static, Rules: Send + Sync + 'static>
     + VariantGame
-    + Forced
     + Marks
     + Ends
     + Send
     + Sync
     + 'static
 {
-    /// Which game this is.
-    const KIND: GameKind;
-
-    /// The players' names ("X", "White").
-    fn side_name(lang: Lang, side: Side) -> &'static str;
+    /// The players' names ("X", "White"): [`side_name`], written once for
+    /// every game.
+    fn side_name(lang: Lang, side: Side) -> &'static str {
+        side_name(lang, Self::KIND, side)
+    }
     /// CSS class suffix of a side's pieces.
     fn side_class(side: Side) -> &'static str {
         match side {
@@ -70,11 +68,6 @@ pub trait UiGame:
     }
     /// The sound a move makes.
     fn sound_of(before: &Self, mv: Self::Move) -> Sound;
-    /// The rules for a game against the computer (Territory Duel: a player
-    /// without a move loses instead of passing).
-    fn vs_computer_rules(rules: &Self::Rules) -> Self::Rules {
-        rules.clone()
-    }
     /// Why the piece of the side to move on `spot` cannot move, for a
     /// player who pressed it ("This stone is pinned").
     fn why_stuck(&self, lang: Lang, spot: u8) -> &'static str;
@@ -97,11 +90,7 @@ impl UiGame for Ataxx {
     fn why_stuck(&self, lang: Lang, _spot: u8) -> &'static str {
         t!(lang, "stuck.ataxx")
     }
-    const KIND: GameKind = GameKind::Ataxx;
 
-    fn side_name(lang: Lang, side: Side) -> &'static str {
-        board::ataxx::side_name(lang, side)
-    }
     fn score(&self, side: Side) -> u32 {
         self.count(side)
     }
@@ -167,11 +156,6 @@ impl UiGame for Ataxx {
             Sound::Move
         }
     }
-    fn vs_computer_rules(rules: &AtaxxRules) -> AtaxxRules {
-        let mut rules = *rules;
-        rules.no_move = NoMoveRule::Lose;
-        rules
-    }
 }
 
 impl UiGame for Stones {
@@ -181,11 +165,7 @@ impl UiGame for Stones {
             _ => t!(lang, "stuck.stones_blocked"),
         }
     }
-    const KIND: GameKind = GameKind::Stones;
 
-    fn side_name(lang: Lang, side: Side) -> &'static str {
-        board::white_black(lang, side)
-    }
     fn score(&self, side: Side) -> u32 {
         Stones::score(self, side)
     }
@@ -242,11 +222,7 @@ impl UiGame for Mill {
     fn why_stuck(&self, lang: Lang, _spot: u8) -> &'static str {
         t!(lang, "stuck.mill")
     }
-    const KIND: GameKind = GameKind::Mill;
 
-    fn side_name(lang: Lang, side: Side) -> &'static str {
-        board::white_black(lang, side)
-    }
     fn score(&self, side: Side) -> u32 {
         u32::from(self.on_board(side))
     }

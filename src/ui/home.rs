@@ -4,10 +4,12 @@
 use leptos::prelude::*;
 
 use super::games::{describe_outcome, UiGame};
+use super::page::{Nav, Page, Setup};
 use super::store::{self, SavedGame, Settings};
 use super::words::{game_tagline, game_title, level_name, use_lang, Problem};
-use super::{link, online, Nav, Page, Setup};
+use super::{link, online};
 use crate::ai::Level;
+use crate::client::online::link::OnlineLink;
 use crate::games::any::AnyRecord;
 use crate::games::{GameKind, Outcome, Record, Side};
 use crate::i18n::Lang;
@@ -141,9 +143,9 @@ pub fn Home() -> impl IntoView {
             <p>{move || t!(lang.get(), "online.home_text")}</p>
             <div class="card-actions">
                 <button class="primary" data-testid="play-online"
-                    on:click=move |_| nav.go(Page::Online(online::OnlineLink::setup()))>{move || t!(lang.get(), "online.home_button")}</button>
+                    on:click=move |_| nav.go(Page::Online(OnlineLink::setup()))>{move || t!(lang.get(), "online.home_button")}</button>
             </div>
-            <online::ResumeList/>
+            <online::setup::ResumeList/>
         </section>
     };
 

@@ -28,9 +28,9 @@ use leptos::prelude::*;
 
 use super::online::room::online_game;
 use super::online::socket::Driver;
-use super::online::OnlineLink;
+use super::page::Setup;
 use super::review::{review_view, ReviewArgs};
-use super::Setup;
+use crate::client::online::link::OnlineLink;
 use crate::games::any::Variant;
 use crate::games::ataxx::Ataxx;
 use crate::games::mill::Mill;
@@ -131,7 +131,7 @@ split!(online, preload_online: fn online(parts: Parts, link: OnlineLink) -> AnyV
 // In the home screen's part: both list your online games, and a room's
 // link needs neither.
 split!(home, preload_home_1: fn lobby(driver: Driver, server: String) -> AnyView {
-    view! { <super::online::SetupForm driver=driver server=server/> }.into_any()
+    view! { <super::online::setup::SetupForm driver=driver server=server/> }.into_any()
 });
 
 /// A finished game's review panel, of any game.

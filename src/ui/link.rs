@@ -18,7 +18,7 @@ use crate::games::any::AnyRecord;
 use crate::games::ataxx::Ataxx;
 use crate::games::mill::{Mill, MillRules};
 use crate::games::stones::Stones;
-use crate::games::{Record, Side};
+use crate::games::{Mode, Record, Side};
 
 /// The link of a new game of `kind`: against `opponent` if any, under
 /// the default rules except Mill's, which are `mill_rules` (a game against
@@ -83,9 +83,10 @@ pub fn param<'a>(params: &'a [(String, String)], key: &str) -> Option<&'a str> {
 /// The game of type `G` that parsed link parameters describe.
 pub fn load<G: UiGame>(params: &[(String, String)]) -> Result<Record<G>, Problem> {
     let rules = G::rules_from_query(params)?;
-    // A game against the computer always uses the single-player rules.
+    // A game against the computer always uses its preset for that mode
+    // (games::Mode, Game::rules_for).
     let rules = if param(params, "vs").is_some() {
-        G::vs_computer_rules(&rules)
+        G::rules_for(Mode::Computer, &rules)
     } else {
         rules
     };

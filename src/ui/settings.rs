@@ -6,12 +6,12 @@
 use leptos::prelude::*;
 use wasm_bindgen::prelude::*;
 
-use super::online;
+use super::address::server_for;
 use super::screen::controls::clock_options;
 use super::store::{self, Settings, Theme};
 use super::words::{use_lang, Text};
+use crate::client::online::address::validate_server_url;
 use crate::i18n::{self, Lang};
-use crate::protocol::session::validate_server_url;
 use crate::t;
 
 /// The language the browser prefers, among the page's (`navigator.languages`).
@@ -249,7 +249,7 @@ fn OnlineServerSetting() -> impl IntoView {
     let lang = use_lang();
     // Whether the last entry was saved, and how to word it.
     let message = RwSignal::new(None::<(bool, Text)>);
-    let default = online::server_for(None, "");
+    let default = server_for(None, "");
     let save = move |ev: leptos::ev::Event| {
         let text = event_target_value(&ev);
         if text.trim().is_empty() {

@@ -8,10 +8,10 @@ use std::sync::Arc;
 use leptos::prelude::*;
 
 use crate::ai::Level;
+use crate::client::online::link::LinkError;
 use crate::games::mill::Preset;
 use crate::games::{GameError, GameKind, MoveListError};
 use crate::i18n::{text, Lang};
-use crate::protocol::session::LinkError;
 use crate::{key, t};
 
 /// The page's language, from context (English where there is none, e.g. a
@@ -181,7 +181,17 @@ impl Problem {
             Problem::Header(line) => t!(lang, "problem.header", line = line),
             Problem::WrongGame(game) => t!(lang, "problem.wrong_game", game = game),
             Problem::SavedNoGame => t!(lang, "problem.saved_no_game").to_string(),
-            Problem::OnlineLink(e) => super::online::text::link_error(lang, e),
+            Problem::OnlineLink(e) => link_error(lang, e),
         }
+    }
+}
+
+/// A broken online link in words (shown inside `link.error`).
+fn link_error(lang: Lang, e: &LinkError) -> String {
+    match e {
+        LinkError::BadRoom(r) => t!(lang, "online.link.bad_room", room = r),
+        LinkError::BadKey(k) => t!(lang, "online.link.bad_key", key = k),
+        LinkError::BadServer(s) => t!(lang, "online.link.bad_server", server = s),
+        LinkError::Ambiguous => t!(lang, "online.link.ambiguous").to_string(),
     }
 }

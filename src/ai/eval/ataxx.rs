@@ -50,6 +50,10 @@ impl Evaluate for Ataxx {
 
     const LATE_QUIET: [usize; 3] = [4, 8, 16];
 
+    const LOG_REDUCTIONS: Option<(i32, i32)> = Some((80, 40));
+
+    const FUTILITY: Option<(i32, i32, i32)> = Some((60, 200, 100));
+
     fn move_key(mv: AtaxxMove) -> usize {
         match mv {
             AtaxxMove::Pass => 4095,
@@ -77,4 +81,8 @@ impl Evaluate for UaiAtaxx {
     }
 
     const LATE_QUIET: [usize; 3] = Ataxx::LATE_QUIET;
+
+    const LOG_REDUCTIONS: Option<(i32, i32)> = Ataxx::LOG_REDUCTIONS;
+
+    const FUTILITY: Option<(i32, i32, i32)> = Ataxx::FUTILITY;
 }

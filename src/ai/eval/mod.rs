@@ -55,6 +55,25 @@ pub trait Evaluate: Game {
     /// (below [`TACTICAL`], not the table move, not a killer) once it has
     /// tried `LATE_QUIET[d - 1]` moves. `usize::MAX`: never (the default).
     const LATE_QUIET: [usize; 3] = [usize::MAX; 3];
+
+    /// Late-move reductions of every move after the first two, flipping
+    /// or not, at nodes with 3 or more plies left (Strong and Master):
+    /// `(a, b)` reduces the `m`-th move (from 1) at depth `d` by
+    /// `(a + b·ln d·ln m) / 100` plies, rounded, one less at a PV node,
+    /// never down to the leaves. `None`: the search's own rule (quiet
+    /// moves from the fifth, by one ply, two deep in the tree).
+    const LOG_REDUCTIONS: Option<(i32, i32)> = None;
+
+    /// Futility pruning with `d` plies left, `d` ≤ 6, two plies or more
+    /// from the root (Strong and Master):
+    /// `(r, b, m)`: outside the principal variation, a node whose static
+    /// score is at least `beta + r·d` returns it (reverse futility), and
+    /// once three moves were tried, the rest are skipped if the static
+    /// score plus `b + m·d` cannot reach alpha. The principal variation
+    /// keeps exact scores (the opening's choice among near-equal moves
+    /// relies on them).
+    /// `None`: neither (the default).
+    const FUTILITY: Option<(i32, i32, i32)> = None;
 }
 
 /// What the quiescence search does at a position (see

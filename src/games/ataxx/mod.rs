@@ -18,9 +18,16 @@ mod zobrist;
 
 pub use notation::{parse_square, square_name};
 
+/// The game's slug in the list (links, files, commands), its English name
+/// and tagline, and the other name the command line accepts.
+pub const SLUG: &str = "ataxx";
+pub const TITLE: &str = "Territory Duel";
+pub const TAGLINE: &str = "Clone and jump to take over the board.";
+pub const OTHER_NAMES: &[&str] = &["territory-duel"];
+
 use board::{bit, FULL, JUMPS, NEIGHBOURS};
 
-use super::{EndReason, Game, GameError, Outcome, Side};
+use super::{EndReason, Game, GameError, Mode, Outcome, Side};
 
 /// A square, `0..49`: `rank * 7 + file`, so `a1` = 0, `g1` = 6, `a7` = 42, `g7` = 48.
 pub type Square = u8;
@@ -205,6 +212,26 @@ impl Ataxx {
 impl Game for Ataxx {
     type Move = AtaxxMove;
     type Rules = AtaxxRules;
+
+    /// Against the computer a player who cannot move loses (the computer
+    /// is never left waiting on a pass); online the player passes (the
+    /// server's rule); two players play the rule they chose.
+    fn rules_for(mode: Mode, chosen: &AtaxxRules) -> AtaxxRules {
+        match mode {
+            Mode::Computer => AtaxxRules {
+                no_move: NoMoveRule::Lose,
+            },
+            Mode::Online => AtaxxRules {
+                no_move: NoMoveRule::Pass,
+            },
+            Mode::TwoPlayers => *chosen,
+        }
+    }
+
+    /// The pass of a player with no clone or jump, under the pass rule.
+    fn forced_move(&self) -> Option<AtaxxMove> {
+        self.must_pass().then_some(AtaxxMove::Pass)
+    }
 
     fn start(rules: &AtaxxRules) -> Self {
         // a7 and g1 for X, a1 and g7 for O.

@@ -23,6 +23,14 @@ mod zobrist;
 
 pub use notation::{parse_square, square_name};
 
+/// The game's slug in the list (links, files, commands) and its English
+/// name and tagline.
+pub const SLUG: &str = "stones";
+pub const TITLE: &str = "Stones!";
+pub const TAGLINE: &str = "Race your stones home; jumping pins and frees.";
+pub const OTHER_NAMES: &[&str] = &[];
+
+use super::bits::Bits;
 use super::{EndReason, Game, GameError, Outcome, Side};
 
 /// A square index, `rank * 8 + file`: a1 = 0, h1 = 7, a8 = 56, h8 = 63.
@@ -251,10 +259,7 @@ impl Stones {
         if (left | right) & empty != 0 {
             return true;
         }
-        let mut rest = movers;
-        while rest != 0 {
-            let from = rest.trailing_zeros() as Square;
-            rest &= rest - 1;
+        for from in Bits(movers) {
             let mut any = false;
             self.each_move_from(from, &mut |_| any = true);
             if any {
@@ -267,10 +272,7 @@ impl Stones {
     /// The number of legal moves, counted without a list (perft's last ply).
     fn count_moves(&self) -> u64 {
         let mut n = 0;
-        let mut movers = self.stones_of(self.side) & !self.pinned;
-        while movers != 0 {
-            let from = movers.trailing_zeros() as Square;
-            movers &= movers - 1;
+        for from in Bits(self.stones_of(self.side) & !self.pinned) {
             self.each_move_from(from, &mut |_| n += 1);
         }
         n
@@ -312,10 +314,7 @@ impl Game for Stones {
 
     fn legal_moves_into(&self, out: &mut Vec<StonesMove>) {
         out.clear();
-        let mut movers = self.stones_of(self.side) & !self.pinned;
-        while movers != 0 {
-            let from = movers.trailing_zeros() as Square;
-            movers &= movers - 1;
+        for from in Bits(self.stones_of(self.side) & !self.pinned) {
             self.push_moves_from(from, out);
         }
     }
@@ -358,12 +357,9 @@ impl Game for Stones {
             Side::Second => zobrist::BLACK_TO_MOVE_KEY,
         };
         for (colour, stones) in [self.white, self.black].into_iter().enumerate() {
-            let mut rest = stones;
-            while rest != 0 {
-                let sq = rest.trailing_zeros() as usize;
-                rest &= rest - 1;
+            for sq in Bits(stones) {
                 let pinned = usize::from(self.pinned & (1u64 << sq) != 0);
-                h ^= zobrist::STONE_KEYS[colour * 2 + pinned][sq];
+                h ^= zobrist::STONE_KEYS[colour * 2 + pinned][sq as usize];
             }
         }
         h

@@ -26,6 +26,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use super::{Square, StonesMove};
+use crate::games::bits::Bits;
 use crate::games::{GameError, Side};
 
 /// The name of a square, `a1`..`h8`. Indices off the board (64 and up) are
@@ -222,11 +223,8 @@ pub(crate) fn parse_position(text: &str) -> Result<(u64, u64, u64, Side), GameEr
 
 /// Writes a stone list: squares in index order, `*` after pinned ones.
 fn write_list(out: &mut String, stones: u64, pinned: u64) {
-    let mut rest = stones;
     let mut first = true;
-    while rest != 0 {
-        let sq = rest.trailing_zeros() as Square;
-        rest &= rest - 1;
+    for sq in Bits(stones) {
         if !first {
             out.push(',');
         }

@@ -6,23 +6,16 @@
 
 use leptos::prelude::*;
 
+use super::grid::Grid;
+use super::input::{select_and_move, BoardInput, Picked};
 use super::motion::{fresh_move, travel_layer};
-use super::{
-    has, select_and_move, spot_label, Arrival, BoardInput, BoardProps, Grid, Picked, Travel, CELL,
-};
+use super::motion::{Arrival, Travel};
+use super::props::{has, spot_label, BoardProps, CELL};
+use crate::client::ending::side_name;
 use crate::games::ataxx::{square_name, Ataxx, AtaxxMove, Square};
-use crate::games::{Game, Record, Side};
-use crate::i18n::Lang;
+use crate::games::{Game, GameKind, Record, Side};
 use crate::t;
 use crate::ui::words::use_lang;
-
-/// Human name of a side in Territory Duel.
-pub fn side_name(lang: Lang, side: Side) -> &'static str {
-    match side {
-        Side::First => t!(lang, "side.x"),
-        Side::Second => t!(lang, "side.o"),
-    }
-}
 
 /// What the last move did, for highlighting and animation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -175,7 +168,7 @@ pub fn AtaxxBoard(props: BoardProps<Ataxx>) -> impl IntoView {
                     let p = r.position();
                     match (p.is_gap(sq), p.piece_at(sq)) {
                         (true, _) => t!(lang, "spot.blocked").to_string(),
-                        (false, Some(s)) => t!(lang, "spot.piece", side = side_name(lang, s)),
+                        (false, Some(s)) => t!(lang, "spot.piece", side = side_name(lang, GameKind::Ataxx, s)),
                         (false, None) => t!(lang, "spot.empty").to_string(),
                     }
                 });

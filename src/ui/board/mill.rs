@@ -10,10 +10,14 @@
 
 use leptos::prelude::*;
 
+use super::input::BoardInput;
+use super::mark::mark_layer;
 use super::motion::{fresh_move, travel_layer, Fresh};
-use super::{mark_layer, spot_label, white_black, Arrival, BoardInput, BoardProps, Travel, CELL};
+use super::motion::{Arrival, Travel};
+use super::props::{spot_label, BoardProps, CELL};
+use crate::client::ending::side_name;
 use crate::games::mill::{lines, point_coords, point_name, Mill, MillMove, Phase, Point, POINTS};
-use crate::games::{Game, Record, Side};
+use crate::games::{Game, GameKind, Record, Side};
 use crate::i18n::Lang;
 use crate::t;
 use crate::ui::words::use_lang;
@@ -221,7 +225,11 @@ impl PointState {
     fn label(self, lang: Lang, p: Point) -> String {
         let pos = self.record.with(|r| *r.position());
         let what = match pos.piece_at(p) {
-            Some(s) => t!(lang, "spot.piece", side = white_black(lang, s)),
+            Some(s) => t!(
+                lang,
+                "spot.piece",
+                side = side_name(lang, GameKind::Mill, s)
+            ),
             None if pos.is_marked(p) => t!(lang, "spot.marked").to_string(),
             None => t!(lang, "spot.empty").to_string(),
         };
@@ -348,7 +356,7 @@ fn hand_empty_label(
         (n == 0).then(|| {
             view! {
                 <text class="hand-empty" x=BOARD / 2.0 y=y text-anchor="middle">
-                    {move || t!(lang.get(), "mill.hand_empty", side = white_black(lang.get(), side))}
+                    {move || t!(lang.get(), "mill.hand_empty", side = side_name(lang.get(), GameKind::Mill, side))}
                 </text>
             }
         })

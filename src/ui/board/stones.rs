@@ -8,12 +8,14 @@
 
 use leptos::prelude::*;
 
+use super::grid::Grid;
+use super::input::{select_and_move, BoardInput};
 use super::motion::{fresh_move, travel_layer};
-use super::{
-    select_and_move, spot_label, white_black, Arrival, BoardInput, BoardProps, Grid, Travel, CELL,
-};
+use super::motion::{Arrival, Travel};
+use super::props::{spot_label, BoardProps, CELL};
+use crate::client::ending::side_name;
 use crate::games::stones::{square_name, Square, Stones, StonesMove};
-use crate::games::{Game, Record, Side};
+use crate::games::{Game, GameKind, Record, Side};
 use crate::t;
 use crate::ui::words::use_lang;
 
@@ -120,7 +122,7 @@ pub fn StonesBoard(props: BoardProps<Stones>) -> impl IntoView {
                 let lang = lang.get();
                 let what = match record.with(|r| r.position().stone_at(sq)) {
                     Some((side, pinned)) => {
-                        let side = white_black(lang, side);
+                        let side = side_name(lang, GameKind::Stones, side);
                         if pinned {
                             t!(lang, "spot.stone_pinned", side = side)
                         } else {

@@ -10,7 +10,7 @@ use leptos::prelude::*;
 use super::{BoardCover, Opponent};
 use crate::ai::Level;
 use crate::client::clock::MoveClock;
-use crate::client::local::{LocalGame, Played, Refused, Snapshot, Step};
+use crate::client::local::{LocalGame, Played, Refused, SavePoint, Step};
 use crate::client::score::format_score;
 use crate::games::{Outcome, Record, Side};
 use crate::i18n::Lang;
@@ -358,7 +358,7 @@ impl<G: UiGame> Play<G> {
     pub fn report(
         self,
         paused: Memo<bool>,
-        on_change: Option<Callback<Snapshot<G>>>,
+        on_change: Option<Callback<SavePoint<G>>>,
         on_finish: Option<Callback<Outcome>>,
     ) {
         let (game, record) = (self.game, self.record);

@@ -11,9 +11,9 @@
 use serde::{Deserialize, Serialize};
 
 use super::super::store;
+use crate::client::online::session::SeatInfo;
 use crate::games::{GameKind, Side};
 use crate::protocol::online::{GameState, Status};
-use crate::protocol::session::SeatInfo;
 
 const SEATS: &str = "stoneplay.online";
 const TAB: &str = "stoneplay.online.tab";

@@ -8,10 +8,10 @@ use leptos::prelude::*;
 
 use super::socket::Driver;
 use super::text;
+use crate::client::online::session::{Connection, Flash};
 use crate::games::Side;
 use crate::i18n::Lang;
 use crate::protocol::online::{Event, GameState, Status};
-use crate::protocol::session::{Flash, Link};
 use crate::ui::clock::{format_left, ticker};
 use crate::ui::words::use_lang;
 use crate::{t, tn};
@@ -72,7 +72,9 @@ impl Room {
         self.you.get().map(Side::opponent)
     }
     pub fn link_open(self) -> bool {
-        self.driver.session.with(|s| s.link == Link::Open)
+        self.driver
+            .session
+            .with(|s| s.connection == Connection::Open)
     }
     pub fn connected(self, side: Side) -> bool {
         self.with_state(|s| s.connected[side.index()])

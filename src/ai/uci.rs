@@ -53,6 +53,15 @@ pub trait ProtocolGame: Game + Evaluate {
     /// The `go` keywords for the second player's time and increment.
     const SECOND_CLOCK: (&'static str, &'static str);
 
+    /// Whether a `go` on the clock sets a soft limit (no new iteration
+    /// past a twenty-fifth of the clock plus 60 % of the increment,
+    /// scaled by how settled the best move is) under a hard one (an
+    /// eighth of the clock plus the increment), instead of one limit (a
+    /// twentieth plus three quarters of the increment). Territory Duel:
+    /// measured with `engine duel` (docs/engine.md, "Engine changes and
+    /// their matches"); Mill and Stones! keep the one limit.
+    const SOFT_CLOCK: bool = false;
+
     /// `option name …` lines announced after `id`.
     fn option_lines(_rules: &Self::Rules) -> Vec<String> {
         Vec::new()
@@ -78,6 +87,7 @@ impl ProtocolGame for UaiAtaxx {
     const NAME: &'static str = "Territory Duel";
     const FIRST_CLOCK: (&'static str, &'static str) = ("btime", "binc");
     const SECOND_CLOCK: (&'static str, &'static str) = ("wtime", "winc");
+    const SOFT_CLOCK: bool = true;
 
     fn option_lines(_rules: &Self::Rules) -> Vec<String> {
         let vars: Vec<String> = MoveLimit::ALL
@@ -159,7 +169,7 @@ impl ProtocolGame for Mill {
 
 /// What the caller must do after a line.
 #[derive(Debug)]
-pub enum Action<G: Game> {
+pub enum Reply<G: Game> {
     /// Print these lines.
     Output(Vec<String>),
     /// Run this search, printing its `info` lines and `bestmove`.
@@ -304,15 +314,15 @@ impl<G: ProtocolGame> Session<G> {
         &self.record
     }
 
-    fn err(msg: impl std::fmt::Display) -> Action<G> {
-        Action::Output(vec![format!("info string error: {msg}")])
+    fn err(msg: impl std::fmt::Display) -> Reply<G> {
+        Reply::Output(vec![format!("info string error: {msg}")])
     }
 
     /// Interprets one input line.
-    pub fn handle(&mut self, line: &str) -> Action<G> {
+    pub fn handle(&mut self, line: &str) -> Reply<G> {
         let words: Vec<&str> = line.split_whitespace().collect();
         let Some(&cmd) = words.first() else {
-            return Action::Output(Vec::new());
+            return Reply::Output(Vec::new());
         };
         let hello = self.dialect.word();
         match cmd {
@@ -335,21 +345,21 @@ impl<G: ProtocolGame> Session<G> {
                 ];
                 out.extend(G::option_lines(&self.rules));
                 out.push(format!("{hello}ok"));
-                Action::Output(out)
+                Reply::Output(out)
             }
-            "isready" => Action::Output(vec!["readyok".into()]),
+            "isready" => Reply::Output(vec!["readyok".into()]),
             c if c == format!("{hello}newgame") => {
                 self.record = Record::new(G::start(&self.rules));
                 if let Some(s) = &mut self.searcher {
                     s.clear();
                 }
                 self.seed = self.seed.wrapping_add(1);
-                Action::Output(Vec::new())
+                Reply::Output(Vec::new())
             }
             "setoption" => self.setoption(&words[1..]),
             "position" => self.position(&words[1..]),
             "go" => match parse_go::<G>(&words[1..], self.record.position().side_to_move()) {
-                Ok((limits, notes)) => Action::Go(GoJob {
+                Ok((limits, notes)) => Reply::Go(GoJob {
                     record: self.record.clone(),
                     limits,
                     level: self.level,
@@ -358,9 +368,9 @@ impl<G: ProtocolGame> Session<G> {
                 }),
                 Err(e) => Self::err(e),
             },
-            "stop" => Action::Stop,
-            "quit" => Action::Quit,
-            "d" => Action::Output(vec![format!(
+            "stop" => Reply::Stop,
+            "quit" => Reply::Quit,
+            "d" => Reply::Output(vec![format!(
                 "info string fen {}",
                 self.record.position().to_text()
             )]),
@@ -368,7 +378,7 @@ impl<G: ProtocolGame> Session<G> {
         }
     }
 
-    fn setoption(&mut self, args: &[&str]) -> Action<G> {
+    fn setoption(&mut self, args: &[&str]) -> Reply<G> {
         // setoption name <name…> [value <value…>]
         if args.first() != Some(&"name") {
             return Self::err("expected 'setoption name <option> value <value>'");
@@ -387,7 +397,7 @@ impl<G: ProtocolGame> Session<G> {
                         self.hash_mb = mb;
                         self.searcher = None;
                     }
-                    Action::Output(Vec::new())
+                    Reply::Output(Vec::new())
                 }
                 _ => Self::err(format!(
                     "Hash '{value}' is not a whole number of MiB from {lo} to {hi}; the table stays at {} MiB",
@@ -399,7 +409,7 @@ impl<G: ProtocolGame> Session<G> {
             return match value.parse::<Level>() {
                 Ok(l) => {
                     self.level = l;
-                    Action::Output(Vec::new())
+                    Reply::Output(Vec::new())
                 }
                 Err(e) => Self::err(e),
             };
@@ -412,13 +422,13 @@ impl<G: ProtocolGame> Session<G> {
                     self.rules = rules;
                     self.record = Record::new(G::start(&self.rules));
                 }
-                Action::Output(Vec::new())
+                Reply::Output(Vec::new())
             }
             Err(e) => Self::err(e),
         }
     }
 
-    fn position(&mut self, args: &[&str]) -> Action<G> {
+    fn position(&mut self, args: &[&str]) -> Reply<G> {
         let mpos = args.iter().position(|&w| w == "moves");
         let setup = &args[..mpos.unwrap_or(args.len())];
         let start = match setup.first() {
@@ -442,7 +452,7 @@ impl<G: ProtocolGame> Session<G> {
             }
         }
         self.record = record;
-        Action::Output(Vec::new())
+        Reply::Output(Vec::new())
     }
 
     /// Handles one line and, for `go`, runs the search at once with
@@ -450,10 +460,10 @@ impl<G: ProtocolGame> Session<G> {
     /// Returns the output lines, and whether the session should end.
     pub fn handle_sync(&mut self, line: &str, clock: &dyn Clock) -> (Vec<String>, bool) {
         match self.handle(line) {
-            Action::Output(lines) => (lines, false),
-            Action::Stop => (Vec::new(), false),
-            Action::Quit => (Vec::new(), true),
-            Action::Go(job) => {
+            Reply::Output(lines) => (lines, false),
+            Reply::Stop => (Vec::new(), false),
+            Reply::Quit => (Vec::new(), true),
+            Reply::Go(job) => {
                 let mut out = Vec::new();
                 let ctl = SearchControl { clock, stop: None };
                 let mb = self.hash_mb;
@@ -571,10 +581,23 @@ fn parse_go<G: ProtocolGame>(
         i += 2;
     }
     if let (Some(t), None) = (time, limits.movetime_ms) {
-        // A twentieth of the clock plus most of the increment, never more
-        // than half of what is left (saturating: any u64 is accepted).
-        let ms = (t / 20).saturating_add(inc / 4 * 3).min(t / 2).max(1);
-        limits.movetime_ms = Some(ms);
+        if !G::SOFT_CLOCK {
+            // A twentieth of the clock plus most of the increment, never
+            // more than half of what is left (saturating: any u64 is
+            // accepted).
+            let ms = (t / 20).saturating_add(inc / 4 * 3).min(t / 2).max(1);
+            limits.movetime_ms = Some(ms);
+            return Ok((limits, notes));
+        }
+        // No new iteration past a twenty-fifth of the clock plus 60 % of
+        // the increment (scaled by how settled the best move is, see
+        // `SearchLimits::soft_ms`); a running one may go on to an eighth
+        // of the clock plus the increment, never more than half of what
+        // is left (saturating: any u64 is accepted).
+        let soft = (t / 25).saturating_add(inc / 5 * 3).min(t / 2).max(1);
+        let hard = (t / 8).saturating_add(inc).min(t / 2).max(1);
+        limits.movetime_ms = Some(hard);
+        limits.soft_ms = Some(soft);
     }
     Ok((limits, notes))
 }

@@ -1,221 +1,28 @@
-//! The page's side of online play, without the browser: what a tab knows
-//! about its connection and its room, and how each [`ServerMsg`] changes
-//! it. The page (`ui::online`) owns the WebSocket and the timers; it feeds
-//! every event into a [`Session`] and carries out the [`Action`]s it gets
-//! back. Keeping the logic here lets `cargo test` check it natively: the
-//! invite and spectator links, the server address, the reconnect backoff,
-//! the clock shown from the server's numbers, entering a room, refusals,
-//! moves in flight and reconnecting.
+//! The online session: what a tab knows about its connection and its
+//! room, and how each [`ServerMsg`] changes it. The page (`ui::online`)
+//! owns the WebSocket and the timers; it feeds every event into a
+//! [`OnlineSession`] and carries out the [`Effect`]s it gets back: entering a
+//! room, refusals, moves in flight, reconnecting, and the clock shown
+//! from the server's numbers.
 //!
 //! Nothing here decides the game: the server referees. The page shows the
 //! server's state and sends moves with the state's ply; a refused move
 //! brings the server's state back (`refused` is followed by `state`).
 
-use super::online::{
+use crate::games::any::Variant;
+use crate::games::Side;
+use crate::protocol::online::{
     ClientMsg, ErrorCode, Event, GameState, Refusal, ServerMsg, SideChoice, Status,
     PROTOCOL_VERSION,
 };
-use crate::games::any::Variant;
-use crate::games::Side;
 
-// ---------------------------------------------------------------------------
-// Links
-
-/// What an online link asks for.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Route {
-    /// `?online`: the setup screen (create a game, quick match).
-    Setup,
-    /// `?online=ROOM&key=KEY`: a friend's invite (sit down in the free seat).
-    Join { room: String, key: String },
-    /// `?online=ROOM`: your own game in this room (the seat token is kept
-    /// on this device); without one you watch.
-    Room { room: String },
-    /// `?watch=ROOM`: watch, read-only.
-    Watch { room: String },
-}
-
-/// Why an online link cannot be opened.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum LinkError {
-    /// The room code is not one the server makes (wrong length or letters).
-    BadRoom(String),
-    /// The join key is malformed.
-    BadKey(String),
-    /// `?server=` is not a `ws://` or `wss://` address.
-    BadServer(String),
-    /// Both `online` and `watch`, or another contradiction.
-    Ambiguous,
-}
-
-/// The letters of room codes, join keys and seat tokens (lowercase base32).
-const CODE_ALPHABET: &[u8] = b"abcdefghijklmnopqrstuvwxyz234567";
-
-/// A code from a link, normalised as the server does (trimmed, lowercase),
-/// or `None` when it cannot be one (length 8 to 64, base32 letters).
-pub fn normalize_code(code: &str) -> Option<String> {
-    let code = code.trim().to_ascii_lowercase();
-    let ok = (8..=64).contains(&code.len()) && code.bytes().all(|b| CODE_ALPHABET.contains(&b));
-    ok.then_some(code)
-}
-
-fn param<'a>(params: &'a [(String, String)], key: &str) -> Option<&'a str> {
-    params
-        .iter()
-        .find(|(k, _)| k == key)
-        .map(|(_, v)| v.as_str())
-}
-
-/// The online route of a link's (decoded) parameters: `Ok(None)` when the
-/// link is not about online play.
-pub fn route_of(params: &[(String, String)]) -> Result<Option<Route>, LinkError> {
-    let online = param(params, "online");
-    let watch = param(params, "watch");
-    if let Some(server) = param(params, "server") {
-        validate_server_url(server)?;
-    }
-    let room = |text: &str| normalize_code(text).ok_or_else(|| LinkError::BadRoom(text.into()));
-    Ok(Some(match (online, watch) {
-        (Some(_), Some(_)) => return Err(LinkError::Ambiguous),
-        (None, None) => return Ok(None),
-        (None, Some(w)) => Route::Watch { room: room(w)? },
-        (Some(""), None) => Route::Setup,
-        (Some(o), None) => match param(params, "key") {
-            None => Route::Room { room: room(o)? },
-            Some(k) => Route::Join {
-                room: room(o)?,
-                key: normalize_code(k).ok_or_else(|| LinkError::BadKey(k.into()))?,
-            },
-        },
-    }))
-}
-
-/// Percent-encodes a query value (everything but unreserved characters).
-pub fn encode_component(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for b in s.bytes() {
-        if b.is_ascii_alphanumeric() || b"-_.~".contains(&b) {
-            out.push(b as char);
-        } else {
-            out.push_str(&format!("%{b:02X}"));
-        }
-    }
-    out
-}
-
-fn with_server(mut query: String, server: Option<&str>) -> String {
-    if let Some(s) = server {
-        query.push_str("&server=");
-        query.push_str(&encode_component(s));
-    }
-    query
-}
-
-/// The query of a friend's invite; `server` is added when the game is not
-/// on the page's own server (a static host), so the friend finds it.
-pub fn invite_query(room: &str, key: &str, server: Option<&str>) -> String {
-    with_server(format!("?online={room}&key={key}"), server)
-}
-
-/// The query of a spectator link.
-pub fn watch_query(room: &str, server: Option<&str>) -> String {
-    with_server(format!("?watch={room}"), server)
-}
-
-/// The query of your own game's page (reload reopens it).
-pub fn room_query(room: &str, server: Option<&str>) -> String {
-    with_server(format!("?online={room}"), server)
-}
-
-/// A full link: the page's address without its query or fragment, plus
-/// `query` (so the app's sub-path is kept).
-pub fn link_on(page_url: &str, query: &str) -> String {
-    let base = page_url.split(['?', '#']).next().unwrap_or(page_url);
-    format!("{base}{query}")
-}
-
-// ---------------------------------------------------------------------------
-// The server's address
-
-/// The default server: the same host as the page, `ws` next to the app
-/// (`https://host/app/` → `wss://host/app/ws`; at the root that is the
-/// server's `/ws`), so a reverse proxy under a sub-path works too.
-pub fn default_server_url(protocol: &str, host: &str, pathname: &str) -> String {
-    let scheme = if protocol == "https:" { "wss" } else { "ws" };
-    let dir = match pathname.rfind('/') {
-        Some(i) => &pathname[..=i],
-        None => "/",
-    };
-    format!("{scheme}://{host}{dir}ws")
-}
-
-/// A server address as typed: trimmed, and only `ws://` or `wss://` with a
-/// host and no spaces.
-pub fn validate_server_url(text: &str) -> Result<String, LinkError> {
-    let t = text.trim();
-    let rest = t
-        .strip_prefix("wss://")
-        .or_else(|| t.strip_prefix("ws://"))
-        .ok_or_else(|| LinkError::BadServer(text.into()))?;
-    let host = rest.split(['/', '?', '#']).next().unwrap_or("");
-    let host_ok = !host.is_empty()
-        && !host.starts_with(':')
-        && host
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b"-._:[]".contains(&b));
-    if !host_ok || t.contains(char::is_whitespace) || t.contains('#') {
-        return Err(LinkError::BadServer(text.into()));
-    }
-    Ok(t.to_string())
-}
-
-/// Which server to use: the link's `?server=` (the game lives there), else
-/// the player's setting, else the deployer's `<meta name=stoneplay-server>`,
-/// else the page's own host. Empty or invalid values are skipped.
-pub fn choose_server(link: Option<&str>, setting: &str, meta: &str, default: &str) -> String {
-    [link.unwrap_or(""), setting, meta]
-        .into_iter()
-        .find_map(|s| validate_server_url(s).ok())
-        .unwrap_or_else(|| default.to_string())
-}
-
-// ---------------------------------------------------------------------------
-// Reconnecting and the clock
-
-/// The first reconnect waits this long…
-pub const BACKOFF_FIRST_MS: u32 = 500;
-/// …doubling up to this.
-pub const BACKOFF_MAX_MS: u32 = 8_000;
-
-/// How long to wait before connection attempt number `attempt` after a
-/// failure (1 = the first retry): 0.5 s, 1 s, 2 s, 4 s, then 8 s.
-pub fn backoff_ms(attempt: u32) -> u32 {
-    let doublings = attempt.saturating_sub(1).min(16);
-    BACKOFF_FIRST_MS
-        .saturating_mul(1 << doublings)
-        .min(BACKOFF_MAX_MS)
-}
-
-/// Time left now from a server figure `ms` received at `received_at`
-/// (both in milliseconds of a monotonic clock), counting down when
-/// `running`. Never below zero: only the server decides a timeout.
-pub fn left_now(ms: u64, running: bool, received_at: f64, now: f64) -> f64 {
-    let ms = ms as f64;
-    if running {
-        (ms - (now - received_at).max(0.0)).max(0.0)
-    } else {
-        ms
-    }
-}
-
-// ---------------------------------------------------------------------------
-// The session
+use super::timing::{backoff_ms, left_now};
 
 /// What this tab wants from the server; it is asked again after every
 /// reconnection, so a dropped connection picks up where it was.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Intent {
-    /// Nothing (the setup screen, or stopped after a problem).
+    /// Nothing (the setup screen, or stopped after a halt).
     Idle,
     Create {
         game: Variant,
@@ -277,7 +84,7 @@ impl Intent {
 
 /// The connection as the player sees it.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Link {
+pub enum Connection {
     /// Not connected and not trying (idle or stopped).
     Down,
     /// Opening the WebSocket (attempt 0 is the first).
@@ -290,7 +97,7 @@ pub enum Link {
 
 /// Something that stops the session until the player does something else.
 #[derive(Clone, Debug, PartialEq)]
-pub enum Problem {
+pub enum Halt {
     /// The server refused to let this tab in (or to make the game).
     Refused { code: Refusal, reason: String },
     /// The server speaks another protocol version: reload the page.
@@ -330,7 +137,7 @@ pub struct SeatInfo {
 
 /// What the page must do after an event.
 #[derive(Clone, Debug, PartialEq)]
-pub enum Action {
+pub enum Effect {
     /// Send this message.
     Send(ClientMsg),
     /// Keep this seat on the device (for reload, reconnect and resume);
@@ -344,9 +151,9 @@ pub enum Action {
 
 /// One tab's view of online play.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Session {
+pub struct OnlineSession {
     pub intent: Intent,
-    pub link: Link,
+    pub connection: Connection,
     /// Whether a connection has ever been welcomed (a later drop is
     /// "reconnecting"; failing from the start is "can't reach").
     pub ever_open: bool,
@@ -359,7 +166,7 @@ pub struct Session {
     pub received_at: f64,
     /// When (on this page's clock) the server took the state's clock
     /// figures: `received_at` less the message's travel time, when the
-    /// offset between the clocks is known (see [`Session::clock_offset`]).
+    /// offset between the clocks is known (see [`OnlineSession::clock_offset`]).
     pub taken_at: f64,
     /// The server's clock minus this page's, and the round trip it was
     /// measured over (the smaller, the better): from `hello` → `welcome`
@@ -373,7 +180,7 @@ pub struct Session {
     /// A move sent and not yet answered: (ply, move).
     pub pending: Option<(u32, String)>,
     pub flash: Option<(Flash, f64)>,
-    pub problem: Option<Problem>,
+    pub halt: Option<Halt>,
     /// The server's auto-resume time, from `welcome`.
     pub auto_resume_ms: Option<u64>,
     /// The game asked for or being played (known before the first state
@@ -381,23 +188,23 @@ pub struct Session {
     pub game: Option<Variant>,
 }
 
-impl Default for Session {
+impl Default for OnlineSession {
     fn default() -> Self {
-        Session::new(Intent::Idle)
+        OnlineSession::new(Intent::Idle)
     }
 }
 
-impl Session {
+impl OnlineSession {
     /// A session that wants `intent` (connect next).
     pub fn new(intent: Intent) -> Self {
         let game = match &intent {
             Intent::Create { game, .. } | Intent::QuickMatch { game, .. } => Some(*game),
             _ => None,
         };
-        Session {
+        OnlineSession {
             game,
             intent,
-            link: Link::Down,
+            connection: Connection::Down,
             ever_open: false,
             entered: false,
             seat: None,
@@ -410,31 +217,31 @@ impl Session {
             queued: false,
             pending: None,
             flash: None,
-            problem: None,
+            halt: None,
             auto_resume_ms: None,
         }
     }
 
     /// Whether the page should hold a connection.
     pub fn wants_connection(&self) -> bool {
-        self.intent != Intent::Idle && self.problem.is_none()
+        self.intent != Intent::Idle && self.halt.is_none()
     }
 
     /// The WebSocket is being opened.
     pub fn connecting(&mut self) {
-        let attempt = match self.link {
-            Link::Retrying { attempt, .. } | Link::Connecting { attempt } => attempt,
+        let attempt = match self.connection {
+            Connection::Retrying { attempt, .. } | Connection::Connecting { attempt } => attempt,
             _ => 0,
         };
-        self.link = Link::Connecting { attempt };
+        self.connection = Connection::Connecting { attempt };
     }
 
     /// The WebSocket opened at `now`: say hello (the intent follows the
     /// welcome).
-    pub fn opened(&mut self, now: f64) -> Vec<Action> {
+    pub fn opened(&mut self, now: f64) -> Vec<Effect> {
         self.hello_at = Some(now);
         self.ping_at = None;
-        vec![Action::Send(ClientMsg::Hello {
+        vec![Effect::Send(ClientMsg::Hello {
             v: PROTOCOL_VERSION,
         })]
     }
@@ -446,15 +253,17 @@ impl Session {
         self.queued = false;
         self.pending = None;
         if !self.wants_connection() {
-            self.link = Link::Down;
+            self.connection = Connection::Down;
             return None;
         }
-        let attempt = match self.link {
-            Link::Connecting { attempt } | Link::Retrying { attempt, .. } => attempt + 1,
+        let attempt = match self.connection {
+            Connection::Connecting { attempt } | Connection::Retrying { attempt, .. } => {
+                attempt + 1
+            }
             _ => 1,
         };
         let wait = backoff_ms(attempt);
-        self.link = Link::Retrying {
+        self.connection = Connection::Retrying {
             attempt,
             retry_at: now + f64::from(wait),
         };
@@ -462,22 +271,22 @@ impl Session {
     }
 
     /// Stops everything (the player left the page or cancelled).
-    pub fn stop(&mut self) -> Vec<Action> {
+    pub fn stop(&mut self) -> Vec<Effect> {
         let mut out = Vec::new();
-        if self.queued && self.link == Link::Open {
-            out.push(Action::Send(ClientMsg::CancelQuickMatch));
+        if self.queued && self.connection == Connection::Open {
+            out.push(Effect::Send(ClientMsg::CancelQuickMatch));
         }
         self.intent = Intent::Idle;
         self.queued = false;
-        out.push(Action::Stop);
+        out.push(Effect::Stop);
         out
     }
 
     /// Withdraws this tab's invite (the room is deleted on the server and
     /// its seat forgotten here) and stops, when it is an invite nobody has
-    /// taken on an open connection; otherwise the same as [`Session::stop`]
+    /// taken on an open connection; otherwise the same as [`OnlineSession::stop`]
     /// (the seat stays, to come back to).
-    pub fn withdraw(&mut self) -> Vec<Action> {
+    pub fn withdraw(&mut self) -> Vec<Effect> {
         let waiting = self
             .state
             .as_ref()
@@ -485,13 +294,15 @@ impl Session {
         let created = self.seat.as_ref().is_some_and(|s| s.created);
         let room = self.seat.as_ref().map(|s| s.room.clone());
         match room {
-            Some(room) if waiting && created && self.entered && self.link == Link::Open => {
+            Some(room)
+                if waiting && created && self.entered && self.connection == Connection::Open =>
+            {
                 self.intent = Intent::Idle;
                 self.seat = None;
                 vec![
-                    Action::Send(ClientMsg::CancelInvite),
-                    Action::Forget { room },
-                    Action::Stop,
+                    Effect::Send(ClientMsg::CancelInvite),
+                    Effect::Forget { room },
+                    Effect::Stop,
                 ]
             }
             _ => self.stop(),
@@ -499,7 +310,7 @@ impl Session {
     }
 
     /// Takes in one message from the server.
-    pub fn receive(&mut self, msg: ServerMsg, now: f64) -> Vec<Action> {
+    pub fn receive(&mut self, msg: ServerMsg, now: f64) -> Vec<Effect> {
         let mut out = Vec::new();
         match msg {
             ServerMsg::Welcome {
@@ -510,11 +321,11 @@ impl Session {
                 if let Some(sent) = self.hello_at.take() {
                     self.clock_sample(sent, server_ms, now);
                 }
-                self.link = Link::Open;
+                self.connection = Connection::Open;
                 self.ever_open = true;
                 self.auto_resume_ms = Some(limits.auto_resume_ms);
                 if let Some(m) = self.intent.message() {
-                    out.push(Action::Send(m));
+                    out.push(Effect::Send(m));
                 }
             }
             ServerMsg::Seat {
@@ -538,7 +349,7 @@ impl Session {
                 self.queued = false;
                 self.intent = Intent::Seat { room, token };
                 self.seat = Some(seat.clone());
-                out.push(Action::Remember { seat, over: false });
+                out.push(Effect::Remember { seat, over: false });
             }
             ServerMsg::Update(update) => {
                 // Moves after the ones we have: merged into the state. An
@@ -549,7 +360,7 @@ impl Session {
                     .and_then(|mut s| s.apply(update).then_some(s));
                 match merged {
                     Some(state) => out.extend(self.receive(ServerMsg::State(state), now)),
-                    None => out.push(Action::Send(ClientMsg::Sync)),
+                    None => out.push(Effect::Send(ClientMsg::Sync)),
                 }
             }
             ServerMsg::State(state) => {
@@ -573,7 +384,7 @@ impl Session {
                         || state.event == Event::Started
                         || state.event == Event::Rematch
                     {
-                        out.push(Action::Remember {
+                        out.push(Effect::Remember {
                             seat: seat.clone(),
                             over,
                         });
@@ -601,12 +412,12 @@ impl Session {
                 if entering || quick_refused {
                     if let Intent::Seat { room, .. } = &self.intent {
                         if matches!(code, Refusal::NoSuchRoom | Refusal::BadToken) {
-                            out.push(Action::Forget { room: room.clone() });
+                            out.push(Effect::Forget { room: room.clone() });
                         }
                     }
-                    self.problem = Some(Problem::Refused { code, reason });
+                    self.halt = Some(Halt::Refused { code, reason });
                     self.intent = Intent::Idle;
-                    out.push(Action::Stop);
+                    out.push(Effect::Stop);
                 } else if !queue_noise {
                     self.flash = Some((Flash::Refused { code, reason }, now));
                 }
@@ -614,14 +425,14 @@ impl Session {
             ServerMsg::Error { code, message } => {
                 self.pending = None;
                 if code == ErrorCode::Version {
-                    self.problem = Some(Problem::Version(message));
+                    self.halt = Some(Halt::Version(message));
                     self.intent = Intent::Idle;
-                    out.push(Action::Stop);
+                    out.push(Effect::Stop);
                 } else {
                     self.flash = Some((Flash::Error { code, message }, now));
                     // A message that went astray may have been a move: ask again.
                     if self.entered {
-                        out.push(Action::Send(ClientMsg::Sync));
+                        out.push(Effect::Send(ClientMsg::Sync));
                     }
                 }
             }
@@ -654,7 +465,7 @@ impl Session {
     /// an open connection, with no move in flight.
     pub fn can_move(&self) -> bool {
         let Some(s) = &self.state else { return false };
-        self.link == Link::Open
+        self.connection == Connection::Open
             && self.entered
             && self.pending.is_none()
             && s.status == Status::Playing
@@ -662,19 +473,19 @@ impl Session {
     }
 
     /// Sends `mv` (the game's notation) as the next move, if allowed.
-    pub fn play(&mut self, mv: String) -> Option<Action> {
+    pub fn play(&mut self, mv: String) -> Option<Effect> {
         if !self.can_move() {
             return None;
         }
         let ply = self.state.as_ref()?.moves.len() as u32;
         self.pending = Some((ply, mv.clone()));
-        Some(Action::Send(ClientMsg::Move { ply, mv }))
+        Some(Effect::Send(ClientMsg::Move { ply, mv }))
     }
 
     /// A game control (pause, resign, draw, rematch), if the connection is open.
-    pub fn control(&self, msg: ClientMsg) -> Option<Action> {
-        (self.link == Link::Open && self.entered && self.you().is_some())
-            .then_some(Action::Send(msg))
+    pub fn control(&self, msg: ClientMsg) -> Option<Effect> {
+        (self.connection == Connection::Open && self.entered && self.you().is_some())
+            .then_some(Effect::Send(msg))
     }
 
     /// The moves to show: the server's, plus a move in flight.
@@ -693,9 +504,9 @@ impl Session {
     }
 
     /// A ping to send now (`t` is for the server to echo).
-    pub fn ping(&mut self, t: u64, now: f64) -> Vec<Action> {
+    pub fn ping(&mut self, t: u64, now: f64) -> Vec<Effect> {
         self.ping_at = Some(now);
-        vec![Action::Send(ClientMsg::Ping { t })]
+        vec![Effect::Send(ClientMsg::Ping { t })]
     }
 
     /// One measurement of the clocks' offset: a message sent at `sent`
@@ -758,182 +569,8 @@ mod tests {
     use crate::games::ataxx::AtaxxRules;
     use crate::protocol::online::{ClockState, Limits};
 
-    fn params(q: &str) -> Vec<(String, String)> {
-        q.trim_start_matches('?')
-            .split('&')
-            .filter(|kv| !kv.is_empty())
-            .map(|kv| {
-                let (k, v) = kv.split_once('=').unwrap_or((kv, ""));
-                (k.to_string(), v.to_string())
-            })
-            .collect()
-    }
-
     const ROOM: &str = "abcdefghijklmnop";
     const KEY: &str = "qrstuvwxyz234567";
-
-    #[test]
-    fn links_round_trip() {
-        let q = invite_query(ROOM, KEY, None);
-        assert_eq!(q, "?online=abcdefghijklmnop&key=qrstuvwxyz234567");
-        assert_eq!(
-            route_of(&params(&q)),
-            Ok(Some(Route::Join {
-                room: ROOM.into(),
-                key: KEY.into()
-            }))
-        );
-        assert_eq!(
-            route_of(&params(&watch_query(ROOM, None))),
-            Ok(Some(Route::Watch { room: ROOM.into() }))
-        );
-        assert_eq!(
-            route_of(&params(&room_query(ROOM, None))),
-            Ok(Some(Route::Room { room: ROOM.into() }))
-        );
-        assert_eq!(route_of(&params("?online")), Ok(Some(Route::Setup)));
-        assert_eq!(route_of(&params("?game=ataxx")), Ok(None));
-        // Codes are read as the server writes them.
-        assert_eq!(
-            route_of(&params("?watch=ABCDEFGHIJKLMNOP")),
-            Ok(Some(Route::Watch { room: ROOM.into() }))
-        );
-    }
-
-    #[test]
-    fn links_carry_a_server_other_than_the_page() {
-        let q = invite_query(ROOM, KEY, Some("wss://play.example.org/ws"));
-        assert!(
-            q.ends_with("&server=wss%3A%2F%2Fplay.example.org%2Fws"),
-            "{q}"
-        );
-        // Decoded, the link is valid.
-        let mut p = params(&invite_query(ROOM, KEY, None));
-        p.push(("server".into(), "wss://play.example.org/ws".into()));
-        assert!(matches!(route_of(&p), Ok(Some(Route::Join { .. }))));
-        p.push(("server".into(), "http://x".into()));
-        // The first server wins; a bad first one is refused.
-        let bad = vec![
-            ("watch".to_string(), ROOM.to_string()),
-            ("server".to_string(), "https://x/ws".to_string()),
-        ];
-        assert!(matches!(route_of(&bad), Err(LinkError::BadServer(_))));
-    }
-
-    #[test]
-    fn malformed_links_are_refused() {
-        assert!(matches!(
-            route_of(&params("?online=abc")),
-            Err(LinkError::BadRoom(_))
-        ));
-        assert!(matches!(
-            route_of(&params("?watch=")),
-            Err(LinkError::BadRoom(_))
-        ));
-        assert!(matches!(
-            route_of(&params("?online=abcdefghijklmnop&key=no!")),
-            Err(LinkError::BadKey(_))
-        ));
-        assert!(matches!(
-            route_of(&params("?online=abcdefghijklmnop&key=")),
-            Err(LinkError::BadKey(_))
-        ));
-        assert!(matches!(
-            route_of(&params("?online=0000000000000000")),
-            Err(LinkError::BadRoom(_))
-        ));
-        assert_eq!(
-            route_of(&params(&format!("?online={ROOM}&watch={ROOM}"))),
-            Err(LinkError::Ambiguous)
-        );
-    }
-
-    #[test]
-    fn full_links_keep_the_sub_path() {
-        assert_eq!(
-            link_on(
-                "https://host.example/games/stoneplay/?online=x#top",
-                "?watch=abc"
-            ),
-            "https://host.example/games/stoneplay/?watch=abc"
-        );
-        assert_eq!(
-            link_on("http://127.0.0.1:8080/", &invite_query(ROOM, KEY, None)),
-            "http://127.0.0.1:8080/?online=abcdefghijklmnop&key=qrstuvwxyz234567"
-        );
-    }
-
-    #[test]
-    fn server_address() {
-        assert_eq!(
-            default_server_url("http:", "127.0.0.1:8080", "/"),
-            "ws://127.0.0.1:8080/ws"
-        );
-        assert_eq!(
-            default_server_url("https:", "example.org", "/games/stoneplay/index.html"),
-            "wss://example.org/games/stoneplay/ws"
-        );
-        assert_eq!(
-            validate_server_url(" wss://a.b/ws "),
-            Ok("wss://a.b/ws".into())
-        );
-        assert_eq!(
-            validate_server_url("ws://[::1]:9000/ws"),
-            Ok("ws://[::1]:9000/ws".into())
-        );
-        for bad in [
-            "",
-            "http://a/ws",
-            "wss://",
-            "wss:///ws",
-            "ws://a b/ws",
-            "wss://a/ws#x",
-            "ftp://x",
-        ] {
-            assert!(validate_server_url(bad).is_err(), "{bad}");
-        }
-        let d = "ws://h/ws";
-        assert_eq!(choose_server(None, "", "", d), d);
-        assert_eq!(choose_server(None, "", "wss://meta/ws", d), "wss://meta/ws");
-        assert_eq!(
-            choose_server(None, "wss://mine/ws", "wss://meta/ws", d),
-            "wss://mine/ws"
-        );
-        assert_eq!(
-            choose_server(Some("wss://link/ws"), "wss://mine/ws", "", d),
-            "wss://link/ws"
-        );
-        assert_eq!(choose_server(Some("nonsense"), "also bad", "", d), d);
-    }
-
-    #[test]
-    fn backoff_doubles_from_half_a_second_to_eight() {
-        let waits: Vec<u32> = (1..=7).map(backoff_ms).collect();
-        assert_eq!(waits, [500, 1000, 2000, 4000, 8000, 8000, 8000]);
-        assert_eq!(backoff_ms(0), 500);
-        assert_eq!(backoff_ms(u32::MAX), 8000);
-    }
-
-    #[test]
-    fn clock_counts_down_from_the_servers_figure() {
-        assert_eq!(left_now(30_000, true, 1_000.0, 1_000.0), 30_000.0);
-        assert_eq!(left_now(30_000, true, 1_000.0, 3_500.0), 27_500.0);
-        assert_eq!(
-            left_now(30_000, true, 1_000.0, 99_000.0),
-            0.0,
-            "never below zero"
-        );
-        assert_eq!(
-            left_now(12_000, false, 1_000.0, 9_000.0),
-            12_000.0,
-            "stopped"
-        );
-        assert_eq!(
-            left_now(5_000, true, 1_000.0, 500.0),
-            5_000.0,
-            "no time travel"
-        );
-    }
 
     fn limits() -> Limits {
         Limits {
@@ -984,11 +621,11 @@ mod tests {
         }
     }
 
-    fn sends(actions: &[Action]) -> Vec<ClientMsg> {
+    fn sends(actions: &[Effect]) -> Vec<ClientMsg> {
         actions
             .iter()
             .filter_map(|a| match a {
-                Action::Send(m) => Some(m.clone()),
+                Effect::Send(m) => Some(m.clone()),
                 _ => None,
             })
             .collect()
@@ -1009,7 +646,7 @@ mod tests {
     fn cancel_withdraws_an_invite_nobody_took() {
         let game = Variant::Ataxx(AtaxxRules::default());
         let invite = |status: Status, created: bool| {
-            let mut s = Session::new(Intent::Create {
+            let mut s = OnlineSession::new(Intent::Create {
                 game,
                 clock_secs: 30,
                 side: SideChoice::Second,
@@ -1035,9 +672,9 @@ mod tests {
         assert_eq!(
             s.withdraw(),
             [
-                Action::Send(ClientMsg::CancelInvite),
-                Action::Forget { room: ROOM.into() },
-                Action::Stop
+                Effect::Send(ClientMsg::CancelInvite),
+                Effect::Forget { room: ROOM.into() },
+                Effect::Stop
             ]
         );
         assert_eq!(s.intent, Intent::Idle);
@@ -1045,18 +682,18 @@ mod tests {
         assert_eq!(s.closed(3.0), None, "no reconnecting after a withdrawal");
         for (status, created) in [(Status::Playing, true), (Status::Waiting, false)] {
             let mut s = invite(status, created);
-            assert_eq!(s.withdraw(), [Action::Stop], "{status:?} {created}");
+            assert_eq!(s.withdraw(), [Effect::Stop], "{status:?} {created}");
         }
         // Not connected: nothing to tell the server; the seat stays.
         let mut s = invite(Status::Waiting, true);
         s.closed(3.0);
-        assert_eq!(s.withdraw(), [Action::Stop]);
+        assert_eq!(s.withdraw(), [Effect::Stop]);
     }
 
     #[test]
     fn create_then_play_a_move_then_reconnect_with_the_seat() {
         let game = Variant::Ataxx(AtaxxRules::default());
-        let mut s = Session::new(Intent::Create {
+        let mut s = OnlineSession::new(Intent::Create {
             game,
             clock_secs: 30,
             side: SideChoice::First,
@@ -1077,7 +714,7 @@ mod tests {
                 side: SideChoice::First
             }]
         );
-        assert_eq!(s.link, Link::Open);
+        assert_eq!(s.connection, Connection::Open);
         let a = s.receive(
             ServerMsg::Seat {
                 room: ROOM.into(),
@@ -1088,7 +725,7 @@ mod tests {
             1.0,
         );
         assert!(
-            matches!(&a[..], [Action::Remember { seat, over: false }] if seat.created && seat.join_key.as_deref() == Some(KEY))
+            matches!(&a[..], [Effect::Remember { seat, over: false }] if seat.created && seat.join_key.as_deref() == Some(KEY))
         );
         s.receive(
             ServerMsg::State(state(
@@ -1120,7 +757,7 @@ mod tests {
         assert!(s.can_move());
         assert_eq!(
             s.play("b6".into()),
-            Some(Action::Send(ClientMsg::Move {
+            Some(Effect::Send(ClientMsg::Move {
                 ply: 0,
                 mv: "b6".into()
             }))
@@ -1143,8 +780,8 @@ mod tests {
         // The connection drops: retry with backoff, then reconnect with the seat.
         assert_eq!(s.closed(10.0), Some(500));
         assert_eq!(
-            s.link,
-            Link::Retrying {
+            s.connection,
+            Connection::Retrying {
                 attempt: 1,
                 retry_at: 510.0
             }
@@ -1165,13 +802,13 @@ mod tests {
                 token: "t".repeat(32)
             }]
         );
-        assert_eq!(s.link, Link::Open);
+        assert_eq!(s.connection, Connection::Open);
         assert_eq!(s.closed(3000.0), Some(500), "a welcome resets the backoff");
     }
 
     #[test]
     fn a_refused_move_clears_the_move_in_flight_and_the_state_resyncs() {
-        let mut s = Session::new(Intent::Seat {
+        let mut s = OnlineSession::new(Intent::Seat {
             room: ROOM.into(),
             token: "t".into(),
         });
@@ -1237,7 +874,7 @@ mod tests {
 
     #[test]
     fn refusals_to_enter_stop_the_session_and_forget_dead_seats() {
-        let mut s = Session::new(Intent::Seat {
+        let mut s = OnlineSession::new(Intent::Seat {
             room: ROOM.into(),
             token: "t".into(),
         });
@@ -1250,18 +887,18 @@ mod tests {
             },
             1.0,
         );
-        assert_eq!(a, [Action::Forget { room: ROOM.into() }, Action::Stop]);
+        assert_eq!(a, [Effect::Forget { room: ROOM.into() }, Effect::Stop]);
         assert!(matches!(
-            s.problem,
-            Some(Problem::Refused {
+            s.halt,
+            Some(Halt::Refused {
                 code: Refusal::NoSuchRoom,
                 ..
             })
         ));
         assert_eq!(s.closed(2.0), None, "no reconnecting after a refusal");
-        assert_eq!(s.link, Link::Down);
+        assert_eq!(s.connection, Connection::Down);
 
-        let mut j = Session::new(Intent::Join {
+        let mut j = OnlineSession::new(Intent::Join {
             room: ROOM.into(),
             key: KEY.into(),
         });
@@ -1273,9 +910,9 @@ mod tests {
             },
             1.0,
         );
-        assert_eq!(a, [Action::Stop], "nothing stored is forgotten for a join");
+        assert_eq!(a, [Effect::Stop], "nothing stored is forgotten for a join");
 
-        let mut v = Session::new(Intent::Seat {
+        let mut v = OnlineSession::new(Intent::Seat {
             room: ROOM.into(),
             token: "t".into(),
         });
@@ -1287,14 +924,14 @@ mod tests {
             },
             1.0,
         );
-        assert_eq!(a, [Action::Stop]);
-        assert!(matches!(v.problem, Some(Problem::Version(_))));
+        assert_eq!(a, [Effect::Stop]);
+        assert!(matches!(v.halt, Some(Halt::Version(_))));
     }
 
     #[test]
     fn quick_match_waits_then_sits_down() {
         let game = Variant::Ataxx(AtaxxRules::default());
-        let mut s = Session::new(Intent::QuickMatch {
+        let mut s = OnlineSession::new(Intent::QuickMatch {
             game,
             clock_secs: 30,
         });
@@ -1343,7 +980,7 @@ mod tests {
             700.0,
         );
         assert!(
-            matches!(&a[..], [Action::Remember { seat, .. }] if !seat.created && seat.side == Side::Second)
+            matches!(&a[..], [Effect::Remember { seat, .. }] if !seat.created && seat.side == Side::Second)
         );
         assert!(!s.queued);
         assert_eq!(
@@ -1354,7 +991,7 @@ mod tests {
             }
         );
         // Cancelling while queued tells the server.
-        let mut c = Session::new(Intent::QuickMatch {
+        let mut c = OnlineSession::new(Intent::QuickMatch {
             game,
             clock_secs: 30,
         });
@@ -1368,14 +1005,14 @@ mod tests {
         );
         assert_eq!(
             c.stop(),
-            [Action::Send(ClientMsg::CancelQuickMatch), Action::Stop]
+            [Effect::Send(ClientMsg::CancelQuickMatch), Effect::Stop]
         );
         assert_eq!(c.closed(1.0), None);
     }
 
     #[test]
     fn updates_append_moves_and_a_gap_asks_for_the_whole_state() {
-        let mut s = Session::new(Intent::Watch { room: ROOM.into() });
+        let mut s = OnlineSession::new(Intent::Watch { room: ROOM.into() });
         s.receive(welcome(), 0.0);
         s.receive(
             ServerMsg::State(state(
@@ -1410,7 +1047,7 @@ mod tests {
             sends(&s.receive(ServerMsg::Update(other.clone()), 4.0)),
             [ClientMsg::Sync]
         );
-        let mut fresh = Session::new(Intent::Watch { room: ROOM.into() });
+        let mut fresh = OnlineSession::new(Intent::Watch { room: ROOM.into() });
         assert_eq!(
             sends(&fresh.receive(ServerMsg::Update(other), 4.0)),
             [ClientMsg::Sync]
@@ -1425,7 +1062,7 @@ mod tests {
     /// than the round trip is ever taken off: 80.
     #[test]
     fn the_clock_shown_takes_the_travel_time_off() {
-        let mut s = Session::new(Intent::Watch { room: ROOM.into() });
+        let mut s = OnlineSession::new(Intent::Watch { room: ROOM.into() });
         s.connecting();
         s.opened(100.0);
         let welcome_at = |server_ms| ServerMsg::Welcome {
@@ -1480,7 +1117,7 @@ mod tests {
         s.receive(ServerMsg::Pong { t: 1, server_ms: 5 }, 2_600.0);
         assert_eq!(s.clock_offset.unwrap().1, 20.0);
         // A server that does not stamp: the clock is as received.
-        let mut old = Session::new(Intent::Watch { room: ROOM.into() });
+        let mut old = OnlineSession::new(Intent::Watch { room: ROOM.into() });
         old.opened(0.0);
         old.receive(welcome(), 50.0);
         assert_eq!(old.clock_offset, None);
@@ -1497,7 +1134,7 @@ mod tests {
 
     #[test]
     fn presence_pause_clock_and_controls() {
-        let mut s = Session::new(Intent::Watch { room: ROOM.into() });
+        let mut s = OnlineSession::new(Intent::Watch { room: ROOM.into() });
         s.receive(welcome(), 0.0);
         let mut st = state(&["b6"], Side::Second, Status::Paused, None, Event::Paused);
         st.paused_by = Some(Side::First);
@@ -1531,7 +1168,7 @@ mod tests {
 
     #[test]
     fn finishing_a_game_is_remembered_and_rematch_swaps_sides() {
-        let mut s = Session::new(Intent::Seat {
+        let mut s = OnlineSession::new(Intent::Seat {
             room: ROOM.into(),
             token: "t".into(),
         });
@@ -1565,7 +1202,7 @@ mod tests {
             )),
             1.0,
         );
-        assert!(matches!(&a[..], [Action::Remember { over: true, .. }]));
+        assert!(matches!(&a[..], [Effect::Remember { over: true, .. }]));
         let mut again = state(
             &[],
             Side::First,
@@ -1576,7 +1213,7 @@ mod tests {
         again.game_no = 2;
         let a = s.receive(ServerMsg::State(again), 2.0);
         assert!(
-            matches!(&a[..], [Action::Remember { over: false, seat }] if seat.side == Side::Second)
+            matches!(&a[..], [Effect::Remember { over: false, seat }] if seat.side == Side::Second)
         );
         assert_eq!(s.you(), Some(Side::Second));
     }
