@@ -1000,3 +1000,58 @@ async fn a_timeout_while_the_database_is_down_is_stored_later() {
         node.shutdown().await;
     }
 }
+
+/// Issue 33, point 2 on PostgreSQL: a ply already stored is never
+/// replaced: storing another move there is refused and the store keeps
+/// the first; the same move again (a commit whose answer was lost) is a
+/// no-op. (Before: `ON CONFLICT ... DO UPDATE SET mv`, the last writer won.)
+#[tokio::test]
+async fn a_stored_ply_is_refused_not_replaced_in_postgres() {
+    use stoneplay::server::pg::{self, Writer};
+    use stoneplay::server::store::{RoomMeta, PLY_TAKEN};
+    let (pg_service, _) = cluster::shared();
+    let db = pg_service.database().await;
+    let store = pg::open(&db, Writer::Alone).await.unwrap();
+    let spec = Variant::Stones(StonesRules);
+    let meta = RoomMeta {
+        spec,
+        clock_ms: 60_000,
+        tokens: [Some("a".into()), Some("b".into())],
+        join_key: None,
+        creator_side: Side::First,
+        game_no: 1,
+        start: AnyRecord::new(&spec).start_text(),
+        outcome: None,
+        remaining_ms: 60_000,
+        paused_by: None,
+        pause_left_ms: 0,
+        pauses_left: [3, 3],
+        draw_offer: None,
+        offered_at: [None, None],
+        rematch: [false, false],
+        created_ms: 1,
+        clock_saved_ms: None,
+    };
+    let code = "PLYTAKENPLYTAKEN";
+    let moves = |m: &[(u32, &str)]| m.iter().map(|(p, m)| (*p, m.to_string())).collect();
+    store
+        .save(code, &meta, true, moves(&[(0, "a1-b2"), (1, "g7-f6")]))
+        .await
+        .unwrap();
+    let e = store
+        .save(code, &meta, false, moves(&[(1, "g1-f2"), (2, "b2-c3")]))
+        .await
+        .expect_err("another move at a stored ply");
+    assert!(e.contains(PLY_TAKEN), "{e}");
+    assert_eq!(
+        store.load(code).await.unwrap().unwrap().moves,
+        ["a1-b2", "g7-f6"]
+    );
+    store
+        .save(code, &meta, false, moves(&[(1, "g7-f6"), (2, "b2-c3")]))
+        .await
+        .unwrap();
+    let stored = store.load(code).await.unwrap().unwrap();
+    assert_eq!(stored.moves, ["a1-b2", "g7-f6", "b2-c3"]);
+    store.close().await;
+}
