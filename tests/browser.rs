@@ -5,7 +5,7 @@
 use gloo_timers::future::TimeoutFuture;
 use leptos::prelude::*;
 use stoneplay::games::any::AnyRecord;
-use stoneplay::games::ataxx::{Ataxx, AtaxxRules};
+use stoneplay::games::ataxx::{Ataxx, AtaxxRules, NoMoveRule};
 use stoneplay::games::mill::Mill;
 use stoneplay::games::stones::{Stones, StonesRules};
 use stoneplay::games::{Game, Record};
@@ -328,6 +328,15 @@ fn links_round_trip_and_bad_links_are_refused() {
     assert_eq!(s.position().to_text(), "W:a1,b2* B:h8 w");
     assert_eq!(query_for(&s), custom);
 
+    // Against the computer the link restates the lose rule, as the page
+    // writes it; without `nomove=` it is the lose rule all the same.
+    for query in ["?game=ataxx&vs=master&nomove=lose", "?game=ataxx&vs=master"] {
+        let Ok(Some(AnyRecord::Ataxx(r))) = load_query(query) else {
+            panic!("{query} loads");
+        };
+        assert_eq!(r.position().rules().no_move, NoMoveRule::Lose, "{query}");
+    }
+
     assert!(load_query("").unwrap().is_none());
     let bad = [
         ("?game=chess", "unknown game"),
@@ -340,6 +349,16 @@ fn links_round_trip_and_bad_links_are_refused() {
             "position ‘x5o/7’ could not be read",
         ),
         ("?game=ataxx&moves=%E0%A4%A", "not validly encoded"),
+        // The mode decides the no-move rule (issue 38): a link cannot
+        // choose another.
+        (
+            "?game=ataxx&nomove=lose",
+            "nomove=lose is only for games against the computer",
+        ),
+        (
+            "?game=ataxx&vs=master&nomove=pass",
+            "nomove=pass is only for two players",
+        ),
     ];
     for (query, expected) in bad {
         match load_query(query) {

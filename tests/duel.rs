@@ -483,3 +483,36 @@ fn a_mill_game_won_by_a_removal_goes_to_the_remover() {
     assert_eq!((s.games.wins, s.games.losses), (1, 1));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Issue 38: the referee decides a Territory Duel repetition by the piece
+/// count, as the rules file does. Both engines go round issue 11's cycle
+/// of flipping jumps; the start comes back a third time after eight plies
+/// with X on one piece and O on two: O wins, whichever engine plays it.
+#[test]
+fn a_territory_duel_repetition_goes_to_the_side_with_more_pieces() {
+    let dir = std::env::temp_dir().join(format!("stoneplay-duel-repeat-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let cycler = script(
+        &dir,
+        "cycler.sh",
+        "case \"$pos\" in *a1c2) echo 'bestmove g3e2';; *g3e2) echo 'bestmove c2a1';; \
+         *c2a1) echo 'bestmove e2g3';; *) echo 'bestmove a1c2';; esac",
+    );
+    let book = vec!["7/7/7/7/6o/7/x2o3 x 0 1".to_string()];
+    let mut cfg = config(DuelGame::Ataxx, cycler.clone(), cycler, book, 2);
+    cfg.sprt = None;
+    let mut seen = Vec::new();
+    let s = duel::run(&cfg, &mut |g, _| seen.push(g.clone()));
+    assert_eq!(seen.len(), 2);
+    for g in &seen {
+        let cycle = ["a1c2", "g3e2", "c2a1", "e2g3"];
+        let eight: Vec<&str> = cycle.iter().chain(&cycle).copied().collect();
+        assert_eq!(g.moves, eight, "{g:?}");
+        assert_eq!(g.result, GameResult::SecondWins, "{g:?}");
+        assert!(g.reason.contains("three times"), "{}", g.reason);
+        assert!(g.fault.is_none());
+    }
+    // Each engine won the game it had O in.
+    assert_eq!((s.games.wins, s.games.losses, s.games.draws), (1, 1, 0));
+    let _ = std::fs::remove_dir_all(&dir);
+}

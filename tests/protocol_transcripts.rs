@@ -469,7 +469,7 @@ fn uai_move_limit_option_switches_to_our_80_jump_rule() {
 }
 
 #[test]
-fn uai_repetition_cycle_is_a_draw_on_the_third_occurrence() {
+fn uai_repetition_cycle_is_decided_as_each_convention_says() {
     // Every move of the cycle flips a piece and flips it back; only a
     // clone is irreversible, so the start recurs.
     let cycle = "a1c2 g3e2 c2a1 e2g3";
@@ -491,7 +491,7 @@ fn uai_repetition_cycle_is_a_draw_on_the_third_occurrence() {
     let over = lines_with(&out, "info string game over: ");
     assert_eq!(over.len(), 1);
     assert!(over[0].contains("three times"), "{over:?}");
-    // Our rules (the MoveLimit option) end it the same way.
+    // Our rules (the MoveLimit option) end it at the same ply.
     let out = run::<UaiAtaxx>(
         Dialect::Uai,
         &[
@@ -501,6 +501,28 @@ fn uai_repetition_cycle_is_a_draw_on_the_third_occurrence() {
         ],
     );
     assert_eq!(bestmoves(&out), vec!["(none)"], "{out:#?}");
+    // The result: a draw under UAI (libataxx has no repetition rule, so
+    // the cycle would run into its 100-ply draw), O's win by count (2
+    // pieces to 1) under our rules.
+    use stoneplay::ai::uci::Session;
+    use stoneplay::games::{EndReason, Outcome, Side};
+    for (option, outcome) in [
+        (None, Outcome::draw(EndReason::Repetition)),
+        (
+            Some("setoption name MoveLimit value territory-duel"),
+            Outcome::win(Side::Second, EndReason::Repetition),
+        ),
+    ] {
+        let mut session = Session::<UaiAtaxx>::new(Dialect::Uai);
+        for line in option.into_iter().chain([
+            "uainewgame",
+            &*format!("position fen 7/7/7/7/6o/7/x2o3 x 0 1 moves {cycle} {cycle}"),
+        ]) {
+            session.handle(line);
+        }
+        assert_eq!(session.record().moves().len(), 8, "{option:?}");
+        assert_eq!(session.record().outcome(), Some(outcome), "{option:?}");
+    }
 }
 
 #[test]

@@ -17,9 +17,10 @@ use common::{data_dir, state, WAIT};
 
 use stoneplay::games::any::AnyRecord;
 use stoneplay::games::any::Variant;
+use stoneplay::games::ataxx::{AtaxxMove, AtaxxRules};
 use stoneplay::games::mill::MillRules;
 use stoneplay::games::splitmix64;
-use stoneplay::games::Side;
+use stoneplay::games::{Game, Side};
 use stoneplay::protocol::online::{ClientMsg, ErrorCode, Event, GameState, ServerMsg, SideChoice};
 use stoneplay::server::client::{Client, Recv, Spawned};
 
@@ -118,10 +119,14 @@ fn endless_mill() -> Variant {
     })
 }
 
-/// A move that neither ends the game nor closes a mill.
+/// A move that neither ends the game nor closes a mill (nor leaves the
+/// opponent without a move). In Territory Duel a jump that flips comes
+/// first, then any jump, then a clone: jumps never fill the board and a
+/// flip starts the 80-jump count again, so such a game runs past the ply
+/// cap.
 fn lasting_move(live: &AnyRecord, r: u64) -> String {
     let moves = live.legal_moves();
-    let lasting: Vec<&String> = moves
+    let mut lasting: Vec<&String> = moves
         .iter()
         .filter(|m| {
             let mut next = live.clone();
@@ -130,6 +135,17 @@ fn lasting_move(live: &AnyRecord, r: u64) -> String {
                 && next.to_move() != live.to_move()
         })
         .collect();
+    if let AnyRecord::Ataxx(record) = live {
+        let pos = record.position();
+        let class = |m: &&String| match pos.parse_move(m) {
+            Ok(mv @ AtaxxMove::Jump { .. }) if pos.flips(mv) != 0 => 0,
+            Ok(AtaxxMove::Jump { .. }) => 1,
+            _ => 2,
+        };
+        if let Some(best) = lasting.iter().map(class).min() {
+            lasting.retain(|m| class(m) == best);
+        }
+    }
     if lasting.is_empty() {
         moves[(r % moves.len() as u64) as usize].clone()
     } else {
@@ -365,7 +381,7 @@ async fn play_lasting(
 }
 
 /// Point 4 of issue 13: a game whose rules never end it (Mill without the
-/// n-move and repetition rules) ends in a draw at the ply cap.
+/// n-move and repetition rules) ends at the ply cap: a draw in Mill.
 #[tokio::test]
 async fn every_online_game_ends_at_the_ply_cap() {
     use stoneplay::games::EndReason;
@@ -398,6 +414,41 @@ async fn every_online_game_ends_at_the_ply_cap() {
         ServerMsg::Refused { code, .. } => assert_eq!(code, Refusal::GameOver),
         other => panic!("a move after the cap: {other:?}"),
     }
+    server.shutdown().await;
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Issue 38: a Territory Duel game that reaches the ply cap is decided
+/// like the game's other endings, by the piece count (the rules file's
+/// decision), not drawn; the page reads the same result from the state.
+#[tokio::test]
+async fn a_territory_duel_game_at_the_ply_cap_is_decided_by_count() {
+    use stoneplay::games::{EndReason, Outcome};
+    use stoneplay::protocol::online::{Status, MAX_PLIES};
+    let dir = data_dir("cap-count");
+    let server = stoneplay::server::start(in_process_config(&dir))
+        .await
+        .unwrap();
+    let game = Variant::Ataxx(AtaxxRules::default());
+    let mut t = table(server.addr(), game).await;
+    let mut live = AnyRecord::new(&game);
+    let end = play_lasting(&mut t, &mut live, MAX_PLIES as usize + 10, 11).await;
+    assert_eq!(end.moves.len(), MAX_PLIES as usize, "ended at the cap");
+    assert_eq!(end.status, Status::Over);
+    let outcome = end.outcome.expect("over");
+    assert_eq!(outcome.reason, EndReason::PlyLimit);
+    let AnyRecord::Ataxx(record) = &live else {
+        panic!("a Territory Duel game")
+    };
+    let pos = record.position();
+    let (x, o) = (pos.count(Side::First), pos.count(Side::Second));
+    assert_ne!(x, o, "this game's counts differ, so a draw would be wrong");
+    assert_eq!(outcome, Outcome::by_count(x, o, EndReason::PlyLimit));
+    // The page rebuilds the same ending from the moves and the reason.
+    let mut page = AnyRecord::restore(&game, &end.start, &end.moves).unwrap();
+    assert_eq!(page.outcome(), None, "the board alone does not end it");
+    page.ply_limit();
+    assert_eq!(page.outcome(), Some(outcome));
     server.shutdown().await;
     let _ = std::fs::remove_dir_all(&dir);
 }

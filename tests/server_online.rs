@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use common::{data_dir, eventually, seat, state, Seat, Table, WAIT};
 
-use stoneplay::games::any::Variant;
+use stoneplay::games::any::{AnyRecord, Variant};
 use stoneplay::games::ataxx::{AtaxxRules, NoMoveRule};
 use stoneplay::games::mill::{MillRules, Preset};
 use stoneplay::games::stones::StonesRules;
@@ -1123,9 +1123,11 @@ async fn serves_the_app_and_the_websocket_on_one_port() {
 }
 
 /// Issue 11: a cycle of flipping jumps repeats the position, and the
-/// server ends the game as a draw by repetition on its third occurrence.
+/// server ends the game by repetition on its third occurrence; issue 38:
+/// decided by the piece count, as the rules file says (X, 3 pieces to 2,
+/// wins).
 #[tokio::test]
-async fn a_cycle_of_flipping_jumps_ends_drawn_by_repetition() {
+async fn a_cycle_of_flipping_jumps_ends_by_repetition_decided_by_count() {
     let (server, _dir) = start("flip-cycle").await;
     let spec = Variant::Ataxx(AtaxxRules::default());
     let mut t = Table::new(server.addr(), spec, 60, SideChoice::First).await;
@@ -1142,7 +1144,15 @@ async fn a_cycle_of_flipping_jumps_ends_drawn_by_repetition() {
     let end = t.state.clone();
     let outcome = end.outcome.expect("the third occurrence ends the game");
     assert_eq!(outcome.reason, EndReason::Repetition);
-    assert_eq!(outcome.winner, None, "a draw");
+    // X has a7, d1 and g3, O a1 and g7: more pieces wins.
+    let replay = AnyRecord::restore(&spec, &end.start, &end.moves).unwrap();
+    let AnyRecord::Ataxx(r) = &replay else {
+        panic!("a Territory Duel game")
+    };
+    assert_eq!(r.position().count(Side::First), 3);
+    assert_eq!(r.position().count(Side::Second), 2);
+    assert_eq!(outcome.winner, Some(Side::First), "X wins on the count");
+    assert_eq!(replay.outcome(), Some(outcome), "the page reads the same");
     assert_eq!(end.status, Status::Over);
     assert_eq!(end.moves.len(), 13);
     t.a.send(&ClientMsg::Move {

@@ -5,7 +5,8 @@
 //! The runner is the referee: every move is checked and played on a
 //! [`Record`] under our rules (Territory Duel in pass mode with rule 5,
 //! Mill's Nine Men's Morris, Stones!), which decides every ending,
-//! repetition included. An engine loses a game by running out of its clock
+//! repetition included (Territory Duel: by the piece count, as the rules
+//! file says; Mill: a draw). An engine loses a game by running out of its clock
 //! (with `margin_ms` of grace for the pipe and the scheduler), by an
 //! illegal or unreadable move, by answering `bestmove (none)` in a live
 //! position, or by crashing (its process ends); the game file names the

@@ -9,7 +9,8 @@
 //! Territory Duel, with the soft time limit of
 //! [`super::SearchLimits::soft_ms`]: +160.8 ± 54.7 Elo at 2+0.05 over the
 //! reductions alone; measured 2026-12-06), repetition
-//! detection along the path, a polled deadline and,
+//! detection along the path (scored as the game decides a repetition: by
+//! count in Territory Duel, a draw in Mill), a polled deadline and,
 //! where the game names moves to resolve at the horizon
 //! ([`Evaluate::horizon_moves`]: Mill's removals and mill closures), a
 //! quiescence search at the leaves.
@@ -24,7 +25,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::clock::Clock;
 use super::eval::{Evaluate, Horizon, HISTORY_SIZE, TACTICAL};
-use crate::games::{Game, Outcome};
+use crate::games::{EndReason, Game, Outcome};
 
 /// Progress after each completed iteration, for `info` lines and the UI.
 #[derive(Clone, Debug, PartialEq)]
@@ -81,6 +82,16 @@ pub(crate) fn terminal_score(outcome: Outcome, mover: crate::games::Side, ply: u
         Some(w) if w == mover => MATE - ply as i32,
         Some(_) => -(MATE - ply as i32),
     }
+}
+
+/// The score of a position that repeats one on the path, for the side to
+/// move: the game's verdict on a repetition ([`Game::adjudicate`]) at the
+/// scale of a win or loss on the spot. Territory Duel decides it by count,
+/// so a side ahead steers into a repetition and a side behind avoids one;
+/// in Mill it is a draw (0). As is usual, the second occurrence already
+/// counts: the moves that came back once can come back again.
+fn repetition_score<G: Game>(pos: &G, us: crate::games::Side, ply: usize) -> i32 {
+    terminal_score(pos.adjudicate(EndReason::Repetition), us, ply)
 }
 
 /// Mate scores are stored relative to the node, not the root.
@@ -622,7 +633,7 @@ impl<G: Game + Evaluate> Searcher<G> {
             if pos.repetition_ends_game()
                 && self.path[floor.min(self.path.len())..].contains(&pos.hash())
             {
-                return 0;
+                return repetition_score(pos, us, ply);
             }
             return self.quiesce(pos, alpha, beta, ply, 0, ctl);
         }
@@ -640,7 +651,7 @@ impl<G: Game + Evaluate> Searcher<G> {
         let hash = pos.hash();
         if pos.repetition_ends_game() && self.path[floor.min(self.path.len())..].contains(&hash) {
             self.buffers[ply] = moves;
-            return 0;
+            return repetition_score(pos, us, ply);
         }
         // Mate-distance pruning: nothing here beats a win on the spot.
         let alpha_md = alpha.max(-(MATE - ply as i32));

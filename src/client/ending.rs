@@ -7,8 +7,10 @@
 //! timeout, too few or no pieces; the side to move for "cannot move" (in
 //! Stones! that side may still win or draw on the score). The score is shown
 //! only where the count decided the game: Territory Duel's endings scored
-//! by count and Stones!'s end; never after a resignation, a timeout or an
-//! agreement, nor in Mill, where the count decides nothing.
+//! by count (the third occurrence of a position and the online ply cap
+//! among them: "The same position occurred three times — O wins, 2 pieces
+//! to 1.") and Stones!'s end and ply cap; never after a resignation, a
+//! timeout or an agreement, nor in Mill, where the count decides nothing.
 
 use crate::games::ataxx::{Ataxx, JUMP_LIMIT};
 use crate::games::mill::Mill;
@@ -148,17 +150,24 @@ pub fn describe(lang: Lang, end: &Ending) -> String {
 /// Whether the count decided this ending, so the line shows the score.
 fn decided_by_count(end: &Ending) -> bool {
     match end.kind {
-        // Territory Duel's four endings scored by count (its rules, rule 1
-        // to 5); a blocked mover in lose mode loses whatever the count.
+        // Territory Duel's endings scored by count (its rules, rule 1 to 5,
+        // the third occurrence being rule 4, and the online ply cap); a
+        // blocked mover in lose mode loses whatever the count.
         GameKind::Ataxx => matches!(
             end.outcome.reason,
             EndReason::BoardFull
                 | EndReason::NoPieces
                 | EndReason::NeitherCanMove
+                | EndReason::Repetition
                 | EndReason::MoveLimit
+                | EndReason::PlyLimit
         ),
-        // Stones! is scored when the side to move is stuck.
-        GameKind::Stones => end.outcome.reason == EndReason::NoLegalMove,
+        // Stones! is scored when the side to move is stuck, and at the
+        // online ply cap.
+        GameKind::Stones => matches!(
+            end.outcome.reason,
+            EndReason::NoLegalMove | EndReason::PlyLimit
+        ),
         GameKind::Mill => false,
     }
 }

@@ -190,9 +190,10 @@ impl AnyRecord {
         each!(self, r => r.resign(side))
     }
 
-    /// The game reached the online ply cap: a draw.
-    pub fn ply_limit_draw(&mut self) {
-        each!(self, r => r.ply_limit_draw())
+    /// The game reached the online ply cap: decided by count in Territory
+    /// Duel and Stones!, a draw in Mill ([`crate::games::Game::adjudicate`]).
+    pub fn ply_limit(&mut self) {
+        each!(self, r => r.ply_limit())
     }
 
     pub fn agree_draw(&mut self) {
@@ -256,6 +257,57 @@ mod tests {
         let bad = AnyRecord::restore(&v, "not a position", [""; 0]).unwrap_err();
         assert!(matches!(bad, RestoreError::Start(_)));
         assert!(bad.to_string().starts_with("invalid position"), "{bad}");
+    }
+
+    /// Issue 38 and the rules files: the online ply cap is decided by the
+    /// piece count in Territory Duel, by the unpinned stones home in
+    /// Stones!, and is a draw in Mill, whatever the count.
+    #[test]
+    fn the_ply_cap_is_decided_as_each_game_says() {
+        use crate::games::{EndReason, Outcome};
+        let cases = [
+            // X 1 piece, O 2: O wins.
+            (
+                Variant::Ataxx(AtaxxRules::default()),
+                "7/7/7/7/6o/7/x2o3 x 0 1",
+                Some(Side::Second),
+            ),
+            // Equal counts: a draw.
+            (
+                Variant::Ataxx(AtaxxRules::default()),
+                "x5o/7/7/7/7/7/o5x x 0 1",
+                None,
+            ),
+            // The rules file's worked example 2: White 3 home, Black 0.
+            (
+                Variant::Stones(StonesRules),
+                "W:a8,c7,e8,f8*,g7,h8 B:b8,d8* w",
+                Some(Side::First),
+            ),
+            // Mill: White 6 on the board, Black 3, still a draw.
+            (
+                Variant::Mill(MillRules::default()),
+                "O*O*O*O*/@*@*****/O*O*@*** w m s 6 0 3 0 0 0 0 0 0 0 0 0 1",
+                None,
+            ),
+        ];
+        for (variant, start, winner) in cases {
+            let mut r = AnyRecord::restore(&variant, start, [""; 0]).unwrap();
+            assert_eq!(r.outcome(), None, "{start}");
+            r.ply_limit();
+            assert_eq!(
+                r.outcome(),
+                Some(Outcome {
+                    winner,
+                    reason: EndReason::PlyLimit
+                }),
+                "{start}"
+            );
+            // Once over, nothing changes it.
+            r.ply_limit();
+            r.agree_draw();
+            assert_eq!(r.outcome().map(|o| o.winner), Some(winner), "{start}");
+        }
     }
 
     #[test]

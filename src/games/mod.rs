@@ -142,7 +142,8 @@ pub enum EndReason {
     /// The side to move has no legal move (Territory Duel in lose mode,
     /// Stones! where the game is then scored, Mill where the blocked side loses).
     NoLegalMove,
-    /// The same position occurred for the third time.
+    /// The same position occurred for the third time (Territory Duel:
+    /// decided by the piece count; Mill: a draw).
     Repetition,
     /// Too many moves without a capture or removal (80 jumps in Territory
     /// Duel, the n-move rule in Mill).
@@ -155,7 +156,9 @@ pub enum EndReason {
     Resignation,
     /// The players agreed to a draw (online play).
     Agreement,
-    /// An online game reached the server's ply cap: a draw (online play).
+    /// An online game reached the server's ply cap (online play): decided
+    /// like the game's other endings by count (Territory Duel, Stones!),
+    /// a draw in Mill.
     PlyLimit,
 }
 
@@ -324,6 +327,15 @@ pub trait Game: Clone + PartialEq + fmt::Debug + Sized {
     fn repetition_ends_game(&self) -> bool {
         true
     }
+    /// The result of a game stopped in this position by a rule outside the
+    /// position: `reason` is [`EndReason::Repetition`] (the third
+    /// occurrence, where [`Game::repetition_ends_game`]) or
+    /// [`EndReason::PlyLimit`] (the online ply cap). The rules files decide
+    /// it per game: Territory Duel by the piece count, Stones! by the
+    /// unpinned stones home, Mill a draw (the default).
+    fn adjudicate(&self, reason: EndReason) -> Outcome {
+        Outcome::draw(reason)
+    }
 
     /// The number of legal moves (`legal_moves().len()`): what perft needs
     /// at its last ply. The default fills `scratch` with the moves; a game
@@ -419,7 +431,8 @@ pub fn perft_divide<G: Game>(pos: &G, depth: u32) -> Vec<(G::Move, u64)> {
 }
 
 /// A game in progress: the starting position, the moves played and the
-/// current position, with threefold repetition, timeout and resignation.
+/// current position, with threefold repetition (decided by
+/// [`Game::adjudicate`]), timeout and resignation.
 ///
 /// This is what the app keeps in its signals and what undo works on.
 #[derive(Clone, Debug, PartialEq)]
@@ -502,7 +515,7 @@ impl<G: Game> Record<G> {
             && self.current.repetition_ends_game()
             && self.history.iter().filter(|&&h| h == hash).count() >= 3
         {
-            self.decided = Some(Outcome::draw(EndReason::Repetition));
+            self.decided = Some(self.current.adjudicate(EndReason::Repetition));
         }
         Ok(())
     }
@@ -529,10 +542,12 @@ impl<G: Game> Record<G> {
         }
     }
 
-    /// The game is drawn by the online ply cap (ignored if already over).
-    pub fn ply_limit_draw(&mut self) {
+    /// The game reached the online ply cap (ignored if already over): it
+    /// ends as the game decides it ([`Game::adjudicate`]: by count in
+    /// Territory Duel and Stones!, a draw in Mill).
+    pub fn ply_limit(&mut self) {
         if self.outcome().is_none() {
-            self.decided = Some(Outcome::draw(EndReason::PlyLimit));
+            self.decided = Some(self.current.adjudicate(EndReason::PlyLimit));
         }
     }
 

@@ -104,8 +104,10 @@
 //!   tokens stay with the players), `state.game_no` goes up and the event
 //!   is `rematch`.
 //! - **Length:** a game that reaches [`MAX_PLIES`] plies (forced passes
-//!   count) ends in a draw (`outcome.reason` = `PlyLimit`), whatever the
-//!   rules: every online game ends.
+//!   count) ends there (`outcome.reason` = `PlyLimit`), whatever the
+//!   rules, so every online game ends. The rules files decide the result
+//!   as the game's other endings: by the piece count in Territory Duel,
+//!   by the unpinned stones home in Stones!, a draw in Mill.
 //! - **Server restart:** rooms, moves, seats, tokens, clocks and pauses
 //!   are stored in SQLite; every unfinished game resumes. The time the
 //!   server was down is not charged to anyone.
@@ -130,7 +132,8 @@ use crate::games::{Outcome, Side};
 /// The protocol version: `hello.v` must equal it. Version 2 sends moves
 /// as `update` (only what is new) instead of a full `state` each time.
 pub const PROTOCOL_VERSION: u32 = 2;
-/// An online game ends in a draw when it reaches this many plies.
+/// An online game ends when it reaches this many plies (decided by count
+/// in Territory Duel and Stones!, a draw in Mill).
 pub const MAX_PLIES: u32 = 1000;
 /// The path of the WebSocket endpoint on the server.
 pub const WS_PATH: &str = "/ws";

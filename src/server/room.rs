@@ -987,9 +987,10 @@ impl Room {
                 // in the same turn (no forced pass came between).
                 let same_turn = played.len() == 1 && self.live.to_move() == side;
                 self.moves.extend(played);
-                // Every online game ends: a draw at the ply cap.
+                // Every online game ends at the ply cap, decided as the
+                // game's rules say (by count; a draw in Mill).
                 if self.moves.len() >= MAX_PLIES as usize {
-                    self.live.ply_limit_draw();
+                    self.live.ply_limit();
                 }
                 // An offer lapses when the offerer's opponent moves.
                 if self.meta.draw_offer == Some(side.opponent()) {

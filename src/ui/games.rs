@@ -138,9 +138,24 @@ impl UiGame for Ataxx {
             NoMoveRule::Lose => vec![("nomove".into(), "lose".into())],
         }
     }
+    /// The mode decides the no-move rule (the rules file: *lose* against
+    /// the computer, *pass* with two players; "a link cannot choose
+    /// another"), so `nomove=` may only restate it: `nomove=lose` without
+    /// `vs=`, or `nomove=pass` with it, is refused with a message saying
+    /// why and what to change, as any malformed link is. Refused rather
+    /// than ignored so that a link never opens a game under other rules
+    /// than the ones it names.
     fn rules_from_query(params: &[(String, String)]) -> Result<AtaxxRules, Problem> {
+        let vs_computer = param(params, "vs").is_some();
         let no_move = match param(params, "nomove") {
-            None | Some("pass") => NoMoveRule::Pass,
+            None => NoMoveRule::Pass,
+            Some("pass") if vs_computer => {
+                return Err(Problem::NoMoveRuleNotForMode(NoMoveRule::Pass))
+            }
+            Some("lose") if !vs_computer => {
+                return Err(Problem::NoMoveRuleNotForMode(NoMoveRule::Lose))
+            }
+            Some("pass") => NoMoveRule::Pass,
             Some("lose") => NoMoveRule::Lose,
             Some(other) => return Err(Problem::UnknownNoMoveRule(other.to_string())),
         };

@@ -9,6 +9,7 @@ use leptos::prelude::*;
 
 use crate::ai::Level;
 use crate::client::online::link::LinkError;
+use crate::games::ataxx::NoMoveRule;
 use crate::games::mill::Preset;
 use crate::games::{GameError, GameKind, MoveListError};
 use crate::i18n::{text, Lang};
@@ -104,6 +105,10 @@ pub enum Problem {
     UnknownSide(String),
     /// Territory Duel's `nomove=` value.
     UnknownNoMoveRule(String),
+    /// A `nomove=` rule the link's mode does not play: `Lose` without
+    /// `vs=` (two players pass), `Pass` with it (the computer's games use
+    /// the lose rule).
+    NoMoveRuleNotForMode(NoMoveRule),
     /// A Mill preset name that does not exist.
     UnknownMillRules(String),
     /// A Mill option whose value is unreadable or not allowed.
@@ -151,6 +156,12 @@ impl Problem {
             Problem::UnknownLevel(s) => t!(lang, "problem.unknown_level", name = s),
             Problem::UnknownSide(s) => t!(lang, "problem.unknown_side", name = s),
             Problem::UnknownNoMoveRule(s) => t!(lang, "problem.unknown_no_move", name = s),
+            Problem::NoMoveRuleNotForMode(NoMoveRule::Lose) => {
+                t!(lang, "problem.no_move_lose_two_players").to_string()
+            }
+            Problem::NoMoveRuleNotForMode(NoMoveRule::Pass) => {
+                t!(lang, "problem.no_move_pass_vs_computer").to_string()
+            }
             Problem::UnknownMillRules(s) => {
                 let known: Vec<&str> = Preset::ALL.iter().map(|p| p.slug()).collect();
                 t!(

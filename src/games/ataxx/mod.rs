@@ -287,8 +287,8 @@ impl Game for Ataxx {
     ///
     /// Rule 6 comes last so that a position which is also over by 1–5 is
     /// scored by count (e.g. a full board in lose mode is not a loss for
-    /// the mover). Repetition (4) and time (7) need the history: see
-    /// [`crate::games::Record`].
+    /// the mover). Repetition (4, decided by count too: [`Game::adjudicate`])
+    /// and time (7) need the history: see [`crate::games::Record`].
     fn outcome(&self) -> Option<Outcome> {
         let (x, o) = (self.count(Side::First), self.count(Side::Second));
         let by_count = |reason| Some(Outcome::by_count(x, o, reason));
@@ -328,6 +328,13 @@ impl Game for Ataxx {
     /// and the opponent's jumps can bring the position back.
     fn is_irreversible(&self, mv: AtaxxMove) -> bool {
         matches!(mv, AtaxxMove::Clone { .. })
+    }
+
+    /// By the piece count, as endings 1–5 (the rules file: "In cases 1–5
+    /// the side with more pieces wins; equal counts are a draw", case 4
+    /// being the third occurrence), and so is the online ply cap.
+    fn adjudicate(&self, reason: EndReason) -> Outcome {
+        Outcome::by_count(self.count(Side::First), self.count(Side::Second), reason)
     }
 }
 

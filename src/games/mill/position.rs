@@ -444,4 +444,10 @@ impl Game for Mill {
     fn repetition_ends_game(&self) -> bool {
         self.rules.threefold_repetition
     }
+
+    /// A draw: the third occurrence as Sanmill has it, and the online ply
+    /// cap (the rules file: the count decides nothing in Mill).
+    fn adjudicate(&self, reason: EndReason) -> Outcome {
+        Outcome::draw(reason)
+    }
 }

@@ -377,6 +377,12 @@ impl Game for Stones {
         false
     }
 
+    /// Like the game's own end, by the unpinned stones on the far rank:
+    /// the rules file decides the online ply cap so (no repetition rule).
+    fn adjudicate(&self, reason: EndReason) -> Outcome {
+        Outcome::by_count(self.score(Side::First), self.score(Side::Second), reason)
+    }
+
     /// Plays `mv` if it is legal; otherwise says why not and changes nothing.
     fn play(&mut self, mv: StonesMove) -> Result<(), GameError> {
         // A legal move means the game is not over, so the (slower) outcome

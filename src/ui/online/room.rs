@@ -30,7 +30,8 @@ use crate::ui::store::Settings;
 use crate::ui::words::{game_title, Problem};
 
 /// The game of `state` (plus a move in flight, if it replays) as a record,
-/// with an ending decided outside the board (time, resignation, agreement).
+/// with an ending decided outside the board (time, resignation, agreement,
+/// the ply cap).
 pub fn record_of<G: UiGame>(
     rules: &G::Rules,
     start: &str,
@@ -44,7 +45,7 @@ pub fn record_of<G: UiGame>(
     if let Some(o) = outcome {
         if record.outcome().is_none() {
             match (o.winner, o.reason) {
-                (None, crate::games::EndReason::PlyLimit) => record.ply_limit_draw(),
+                (_, crate::games::EndReason::PlyLimit) => record.ply_limit(),
                 (None, _) => record.agree_draw(),
                 (Some(w), crate::games::EndReason::Resignation) => record.resign(w.opponent()),
                 _ => record.timeout(),
