@@ -8,7 +8,7 @@ mod common;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use common::{data_dir, seat, state, Seat, Table, WAIT};
+use common::{data_dir, eventually, seat, state, Seat, Table, WAIT};
 
 use stoneplay::games::any::{AnyRecord, Variant};
 use stoneplay::games::ataxx::{AtaxxRules, NoMoveRule};
@@ -999,6 +999,96 @@ async fn a_flooding_connection_is_limited_then_closed() {
         d.recv(WAIT).await.unwrap(),
         ServerMsg::Pong { t: 9, .. }
     ));
+    server.shutdown().await;
+}
+
+/// Issue 33, point 4: WebSocket ping frames spend the same budget as
+/// messages: a connection that floods them is closed like any flood.
+/// (Before: one connection sent 7.2 M pings in 5 s and was never closed.)
+#[tokio::test]
+async fn a_ping_frame_flood_is_closed_like_a_message_flood() {
+    let dir = data_dir("ping-flood");
+    let server = server::start(Config {
+        rate_per_sec: 10,
+        burst: 30,
+        ..config(&dir)
+    })
+    .await
+    .unwrap();
+    let mut c = Client::hello(server.addr()).await.unwrap();
+    let mut sent = 0;
+    for _ in 0..5000 {
+        if c.send_ping().await.is_err() {
+            break;
+        }
+        sent += 1;
+    }
+    let closed = loop {
+        match c.next(WAIT).await {
+            Ok(Recv::Msg(_)) => continue,
+            Ok(Recv::Closed(frame)) => break frame,
+            Err(e) if e.starts_with("nothing received") => {
+                panic!("still open after {sent} pings: {e}")
+            }
+            // The socket was reset after the close frame.
+            Err(_) => break None,
+        }
+    };
+    if let Some(f) = closed {
+        assert_eq!(u16::from(f.code), 1008, "{f:?}");
+    }
+    // Gone even though this client never answers the close: the server
+    // waits at most 2 s for the closing handshake, through the pings still
+    // queued.
+    assert!(
+        eventually(Duration::from_secs(5), || server.connections() == 0).await,
+        "the flooding connection is gone"
+    );
+    // Others are not affected.
+    let mut d = Client::hello(server.addr()).await.unwrap();
+    d.send(&ClientMsg::Ping { t: 9 }).await.unwrap();
+    assert!(matches!(
+        d.recv(WAIT).await.unwrap(),
+        ServerMsg::Pong { t: 9, .. }
+    ));
+    server.shutdown().await;
+}
+
+/// Issue 33 (b): the side that offered a draw can neither accept nor
+/// decline its own offer (the page never shows it the buttons, so only
+/// the raw protocol can try): both are refused, and the game and the
+/// offer are as they were.
+#[tokio::test]
+async fn the_offerer_cannot_answer_its_own_draw_offer() {
+    let (server, _dir) = start("own-offer").await;
+    let mut t = Table::new(
+        server.addr(),
+        Variant::Ataxx(AtaxxRules::default()),
+        60,
+        SideChoice::First,
+    )
+    .await;
+    t.play("b6").await;
+    let a_side = t.a_seat.side;
+    t.a.send(&ClientMsg::OfferDraw).await.unwrap();
+    let offered = state(&mut t.a, Some(Event::DrawOffered)).await;
+    state(&mut t.b, Some(Event::DrawOffered)).await;
+    for accept in [true, false] {
+        t.a.send(&ClientMsg::AnswerDraw { accept }).await.unwrap();
+        let s = refused(&mut t.a, Refusal::NoDrawOffer).await;
+        assert_eq!(s.draw_offer, Some(a_side), "accept: {accept}");
+        assert_eq!(s.status, Status::Playing);
+        assert_eq!(s.outcome, None);
+        assert_eq!(s.moves, offered.moves);
+        // The opponent hears nothing of it.
+        assert!(t.b.recv(Duration::from_millis(200)).await.is_err());
+    }
+    // The offer still stands for the one it was made to.
+    t.b.send(&ClientMsg::AnswerDraw { accept: true })
+        .await
+        .unwrap();
+    let s = state(&mut t.a, Some(Event::DrawAgreed)).await;
+    assert_eq!(s.outcome.map(|o| o.reason), Some(EndReason::Agreement));
     server.shutdown().await;
 }
 

@@ -3,6 +3,7 @@
 //! ```text
 //! server-bench [--games N] [--server PATH] [--clock SECS] [--seed S]
 //!              [--traffic PLIES] [--waiting-rooms N]
+//!              [--flood ROUNDS [--conns N]] [--ping-flood SECS [--flooders N]]
 //!              [--nodes N --database postgres://… --bus redis://…]
 //! ```
 //!
@@ -33,6 +34,17 @@
 //! `--waiting-rooms N` measures what invites nobody takes cost: N rooms
 //! created, each on its own connection that then closes (the creator
 //! leaves, the invite stands), and the server's memory before and after.
+//!
+//! `--flood ROUNDS` measures what connection floods leave behind: each
+//! round opens `--conns N` (8,000) bare TCP connections (from 127.0.0.1
+//! to 127.0.0.100 in turn), holds them until the server has accepted them
+//! all, closes them, and waits until the server's descriptors are back to
+//! where they were; the server's RSS after each round.
+//!
+//! `--ping-flood SECS` measures WebSocket ping floods: `--flooders N` (4)
+//! connections send ping frames as fast as they can for SECS while a
+//! bystander game plays a move every 20 ms; the server's CPU, the
+//! bystander's move round trip, and how long each flooder stayed open.
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -57,6 +69,10 @@ struct Args {
     seed: u64,
     traffic: Option<u32>,
     waiting_rooms: Option<usize>,
+    flood: Option<usize>,
+    conns: usize,
+    ping_flood: Option<u64>,
+    flooders: usize,
     nodes: usize,
     database: Option<String>,
     bus: Option<String>,
@@ -71,6 +87,10 @@ fn parse_args() -> Result<Args, String> {
         seed: 1,
         traffic: None,
         waiting_rooms: None,
+        flood: None,
+        conns: 8000,
+        ping_flood: None,
+        flooders: 4,
         nodes: 0,
         database: None,
         bus: None,
@@ -91,6 +111,10 @@ fn parse_args() -> Result<Args, String> {
             "--seed" => args.seed = num()?,
             "--traffic" => args.traffic = Some(num()?.clamp(1, 100_000) as u32),
             "--waiting-rooms" => args.waiting_rooms = Some(num()?.clamp(1, 1_000_000) as usize),
+            "--flood" => args.flood = Some(num()?.clamp(1, 100) as usize),
+            "--conns" => args.conns = num()?.clamp(1, 60_000) as usize,
+            "--ping-flood" => args.ping_flood = Some(num()?.clamp(1, 600)),
+            "--flooders" => args.flooders = num()?.clamp(1, 64) as usize,
             "--nodes" => args.nodes = num()?.clamp(1, 64) as usize,
             "--database" => args.database = Some(value.clone()),
             "--bus" => args.bus = Some(value.clone()),
@@ -139,6 +163,13 @@ impl ServerProcess {
             .collect();
         let ticks = f.get(11).unwrap_or(&0.0) + f.get(12).unwrap_or(&0.0);
         ticks / 100.0
+    }
+
+    /// Open descriptors.
+    fn descriptors(&self) -> usize {
+        std::fs::read_dir(format!("/proc/{}/fd", self.server.child.id()))
+            .map(|d| d.count())
+            .unwrap_or(0)
     }
 
     /// (VmRSS, VmHWM) in KiB.
@@ -222,8 +253,9 @@ async fn set_up(
     })
 }
 
-/// Plays random legal moves to the end; returns the round trip of each move.
-async fn play(mut g: Game, mut seed: u64) -> Result<Vec<Duration>, String> {
+/// Plays random legal moves to the end (a move every `pace`, if given);
+/// returns the round trip of each move.
+async fn play(mut g: Game, mut seed: u64, pace: Option<Duration>) -> Result<Vec<Duration>, String> {
     let mut live = AnyRecord::new(&g.state.game);
     let mut applied = 0;
     let mut trips = Vec::new();
@@ -259,6 +291,9 @@ async fn play(mut g: Game, mut seed: u64) -> Result<Vec<Duration>, String> {
             applied += played.len();
         }
         g.state = seen;
+        if let Some(p) = pace {
+            tokio::time::sleep(p).await;
+        }
     }
     g.first.close().await;
     g.second.close().await;
@@ -395,7 +430,7 @@ async fn run_nodes(args: Args) -> Result<(), String> {
     let mut tasks = Vec::new();
     for (i, g) in games.into_iter().enumerate() {
         let seed = args.seed.wrapping_mul(0x9E37_79B9).wrapping_add(i as u64);
-        tasks.push(tokio::spawn(play(g, seed)));
+        tasks.push(tokio::spawn(play(g, seed, None)));
     }
     let (mut trips, mut finished, mut failed) = (Vec::new(), 0, 0);
     for t in tasks {
@@ -499,6 +534,143 @@ async fn waiting_rooms(server: &ServerProcess, n: usize) -> Result<(), String> {
     Ok(())
 }
 
+/// `--flood ROUNDS`: rounds of `conns` bare TCP connections, opened,
+/// held until the server has them all, closed; the server's RSS after each.
+async fn flood(server: &ServerProcess, rounds: usize, conns: usize) -> Result<(), String> {
+    stoneplay::server::listen::raise_fd_limit();
+    let addr = server.addr;
+    let idle_fds = server.descriptors();
+    let (idle, _) = server.memory();
+    println!(
+        "flood: {conns} bare TCP connections a round, {rounds} rounds; server RSS {:.1} MiB idle, {idle_fds} descriptors",
+        idle as f64 / 1024.0
+    );
+    for round in 1..=rounds {
+        let gate = Arc::new(tokio::sync::Semaphore::new(256));
+        let mut tasks = Vec::new();
+        for i in 0..conns {
+            let gate = gate.clone();
+            tasks.push(tokio::spawn(async move {
+                let _permit = gate.acquire().await.ok()?;
+                let socket = tokio::net::TcpSocket::new_v4().ok()?;
+                let from = std::net::Ipv4Addr::new(127, 0, 0, 1 + (i % 100) as u8);
+                socket.bind(SocketAddr::from((from, 0))).ok()?;
+                socket.connect(addr).await.ok()
+            }));
+        }
+        let mut held = Vec::new();
+        for t in tasks {
+            if let Ok(Some(s)) = t.await {
+                held.push(s);
+            }
+        }
+        let until = Instant::now() + Duration::from_secs(20);
+        while server.descriptors() < idle_fds + held.len() && Instant::now() < until {
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        let (peak, _) = server.memory();
+        let peak_fds = server.descriptors();
+        let opened = held.len();
+        drop(held);
+        let until = Instant::now() + Duration::from_secs(30);
+        while server.descriptors() > idle_fds && Instant::now() < until {
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        // What is given back is given back within a few seconds.
+        tokio::time::sleep(Duration::from_secs(3)).await;
+        let (rss, _) = server.memory();
+        println!(
+            "round {round}: {opened} connected ({peak_fds} server descriptors, RSS {:.1} MiB); all closed: {} descriptors, RSS {:.1} MiB",
+            peak as f64 / 1024.0,
+            server.descriptors(),
+            rss as f64 / 1024.0
+        );
+    }
+    Ok(())
+}
+
+/// `--ping-flood SECS`: `flooders` connections send WebSocket pings as
+/// fast as they can while a bystander game plays a move every 20 ms.
+async fn ping_flood(server: &ServerProcess, secs: u64, flooders: usize) -> Result<(), String> {
+    use futures_util::{SinkExt, StreamExt};
+    use tokio_tungstenite::tungstenite::Message;
+    let addr = server.addr;
+    let run_for = Duration::from_secs(secs);
+    // The bystander's round trips with nobody flooding, first.
+    let quiet_until = Instant::now() + Duration::from_secs(3);
+    let mut quiet = Vec::new();
+    let mut seed = 1;
+    while Instant::now() < quiet_until {
+        let g = set_up(addr, addr, Variant::default_for(GameKind::Stones), 300).await?;
+        quiet.append(&mut play(g, seed, Some(Duration::from_millis(20))).await?);
+        seed += 1;
+    }
+    quiet.sort();
+    let cpu_before = server.cpu_secs();
+    let start = Instant::now();
+    let mut tasks = Vec::new();
+    for _ in 0..flooders {
+        tasks.push(tokio::spawn(async move {
+            let url = format!("ws://{addr}{}", stoneplay::protocol::online::WS_PATH);
+            let (ws, _) = tokio_tungstenite::connect_async(url)
+                .await
+                .map_err(|e| e.to_string())?;
+            let (mut sink, mut stream) = ws.split();
+            // Read (and drop) the pongs, so the server's writes never block.
+            let reader =
+                tokio::spawn(async move { while let Some(Ok(_)) = stream.next().await {} });
+            let mut sent: u64 = 0;
+            let lasted = loop {
+                if start.elapsed() >= run_for || reader.is_finished() {
+                    break start.elapsed();
+                }
+                let batch = async {
+                    for _ in 0..64 {
+                        sink.feed(Message::Ping(Default::default())).await?;
+                    }
+                    sink.flush().await
+                };
+                if batch.await.is_err() {
+                    break start.elapsed();
+                }
+                sent += 64;
+            };
+            reader.abort();
+            Ok::<(u64, Duration), String>((sent, lasted))
+        }));
+    }
+    let mut trips = Vec::new();
+    while start.elapsed() < run_for {
+        let g = set_up(addr, addr, Variant::default_for(GameKind::Stones), 300).await?;
+        trips.append(&mut play(g, seed, Some(Duration::from_millis(20))).await?);
+        seed += 1;
+    }
+    let mut flooded = Vec::new();
+    for t in tasks {
+        flooded.push(t.await.map_err(|e| e.to_string())??);
+    }
+    let elapsed = start.elapsed().as_secs_f64();
+    let cpu = server.cpu_secs() - cpu_before;
+    trips.sort();
+    println!(
+        "ping flood: {flooders} connections for {secs} s: pings sent {:?}, each open for {:?} s",
+        flooded.iter().map(|f| f.0).collect::<Vec<_>>(),
+        flooded
+            .iter()
+            .map(|f| (f.1.as_secs_f64() * 10.0).round() / 10.0)
+            .collect::<Vec<_>>()
+    );
+    println!(
+        "server CPU {cpu:.2} s in {elapsed:.1} s; bystander move round trip p50 {:.2} ms, p99 {:.2} ms ({} moves; {:.2} / {:.2} ms with no flood)",
+        percentile(&trips, 0.5),
+        percentile(&trips, 0.99),
+        trips.len(),
+        percentile(&quiet, 0.5),
+        percentile(&quiet, 0.99)
+    );
+    Ok(())
+}
+
 async fn run(args: Args) -> Result<(), String> {
     if args.nodes > 0 {
         return run_nodes(args).await;
@@ -510,6 +682,12 @@ async fn run(args: Args) -> Result<(), String> {
     }
     if let Some(n) = args.waiting_rooms {
         return waiting_rooms(&server, n).await;
+    }
+    if let Some(rounds) = args.flood {
+        return flood(&server, rounds, args.conns).await;
+    }
+    if let Some(secs) = args.ping_flood {
+        return ping_flood(&server, secs, args.flooders).await;
     }
     let (idle_rss, _) = server.memory();
     println!(
@@ -550,7 +728,7 @@ async fn run(args: Args) -> Result<(), String> {
     let mut tasks = Vec::new();
     for (i, g) in games.into_iter().enumerate() {
         let seed = args.seed.wrapping_mul(0x9E37_79B9).wrapping_add(i as u64);
-        tasks.push(tokio::spawn(play(g, seed)));
+        tasks.push(tokio::spawn(play(g, seed, None)));
     }
     let mut peak_rss = open_rss;
     let mut trips = Vec::new();
@@ -612,7 +790,7 @@ fn main() -> ExitCode {
     let args = match parse_args() {
         Ok(a) => a,
         Err(e) => {
-            eprintln!("error: {e}\nusage: server-bench [--games N] [--server PATH] [--clock SECS] [--seed S] [--traffic PLIES] [--waiting-rooms N] [--nodes N --database URL --bus URL]");
+            eprintln!("error: {e}\nusage: server-bench [--games N] [--server PATH] [--clock SECS] [--seed S] [--traffic PLIES] [--waiting-rooms N] [--flood ROUNDS [--conns N]] [--ping-flood SECS [--flooders N]] [--nodes N --database URL --bus URL]");
             return ExitCode::from(2);
         }
     };

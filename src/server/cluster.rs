@@ -31,6 +31,20 @@
 //!   error that says so (a move that cannot be stored is not made); a node
 //!   reconnects by itself when they are back.
 //!
+//! - **A hung database or bus** (a process stopped, a network that drops
+//!   packets without a reset): nothing waits without a deadline (issue
+//!   33: with PostgreSQL stopped by SIGSTOP for 10 s the slowest
+//!   cross-node move waited 10.01 s without a word; with Redis stopped,
+//!   8 s). Every database call has one ([`pg::BATCH_DEADLINE`]; past it
+//!   the connection is dropped and calls fail at once for
+//!   [`pg::RETRY_AFTER`]), so does every publish ([`BUS_DEADLINE`],
+//!   reconnecting included), and every action forwarded to another node
+//!   is answered within [`NO_ANSWER_AFTER`]: if no frame comes back for
+//!   that connection by then, the player is told the game's node did not
+//!   answer. Every half second the node sends itself a ping through the
+//!   bus; two lost in a row mark the bus down (new cross-node entries are
+//!   refused at once) until one gets through.
+//!
 //! Redis pub/sub carries only ephemeral messages: everything that must
 //! survive is in PostgreSQL before anyone is told.
 
@@ -62,9 +76,30 @@ pub const BEAT: Duration = Duration::from_millis(1000);
 const ANSWER: Duration = Duration::from_secs(2);
 /// How long a ping may take before the node counts as not answering.
 const PING: Duration = Duration::from_millis(700);
+/// One publish at most this long, a reconnection to the bus included.
+pub const BUS_DEADLINE: Duration = Duration::from_millis(700);
+/// After a publish fails, publishes fail at once for this long.
+const BUS_QUIET: Duration = Duration::from_millis(500);
+/// An action forwarded to the game's node and not answered by then is
+/// answered with [`NO_ANSWER`] (the node's own store answers within
+/// 1.5 s: see [`super::store::STORE_DEADLINE`]).
+pub const NO_ANSWER_AFTER: Duration = Duration::from_millis(1800);
+/// How often the node checks the bus (a ping to itself).
+const BUS_CHECK: Duration = Duration::from_millis(500);
 
 /// Told to a player whose action needs another node while the bus is down.
 pub const BUS_DOWN: &str = "the server node that runs this game cannot be reached (the message bus is down): try again in a while";
+/// Told to a player whose forwarded action got no answer in time.
+pub const NO_ANSWER: &str = "the server node that runs this game did not answer in time (the message bus or the database is slow or down), so this may not have been done: try again in a while";
+
+/// The shared database connection and what the last failure said.
+#[derive(Default)]
+struct DbSlot {
+    client: Option<Arc<Client>>,
+    /// Until then, calls fail at once with `why`.
+    quiet_until: Option<Instant>,
+    why: String,
+}
 
 /// What the cluster needs of this node's hub: its rooms (to attach other
 /// nodes' connections to, to hand over, to unlist a proxy) and connection
@@ -183,13 +218,22 @@ pub struct Cluster {
     pub node: String,
     hub: Weak<dyn Local>,
     db_url: String,
-    db: tokio::sync::Mutex<Option<Arc<Client>>>,
+    db: tokio::sync::Mutex<DbSlot>,
     /// The quick-match queue's own connection (it runs transactions).
     queue_db: tokio::sync::Mutex<Option<Client>>,
     redis: redis::Client,
     publisher: Mutex<Option<redis::aio::MultiplexedConnection>>,
     reconnecting: tokio::sync::Mutex<()>,
     bus_up: AtomicBool,
+    /// After a failed publish, publishes fail at once until then.
+    bus_quiet_until: Mutex<Option<Instant>>,
+    /// Until then this node has just got its database back: the other
+    /// nodes could not renew their leases either, so a lapsed lease is
+    /// not taken for a dead node yet.
+    grace_until: Mutex<Option<Instant>>,
+    /// Actions forwarded to another node, not answered yet: (room, conn)
+    /// to when and whom to tell.
+    awaiting: Mutex<HashMap<(String, u64), (Instant, ConnHandle)>>,
     next_req: AtomicU64,
     /// Answers awaited from other nodes (attach, ping), by request.
     waiting: Mutex<HashMap<u64, oneshot::Sender<Answer>>>,
@@ -245,12 +289,15 @@ impl Cluster {
             node,
             hub: Arc::downgrade(hub) as Weak<dyn Local>,
             db_url: db_url.to_string(),
-            db: tokio::sync::Mutex::new(None),
+            db: tokio::sync::Mutex::new(DbSlot::default()),
             queue_db: tokio::sync::Mutex::new(None),
             redis,
             publisher: Mutex::new(None),
             reconnecting: tokio::sync::Mutex::new(()),
             bus_up: AtomicBool::new(false),
+            bus_quiet_until: Mutex::new(None),
+            grace_until: Mutex::new(None),
+            awaiting: Mutex::new(HashMap::new()),
             next_req: AtomicU64::new(1),
             waiting: Mutex::new(HashMap::new()),
             proxied: Mutex::new(HashMap::new()),
@@ -272,6 +319,7 @@ impl Cluster {
             .map_err(|_| "cannot subscribe on the message bus (--bus)".to_string())?
             .map_err(|_| "cannot subscribe on the message bus (--bus)".to_string())?;
         tokio::spawn(cluster.clone().beat());
+        tokio::spawn(cluster.clone().watch_bus());
         Ok(cluster)
     }
 
@@ -288,20 +336,53 @@ impl Cluster {
         self.bus_up.load(Ordering::Relaxed)
     }
 
-    /// The shared database connection, opened again if it was lost.
+    /// The shared database connection, opened again if it was lost (at
+    /// most once per [`pg::RETRY_AFTER`]).
     async fn db(&self) -> Result<Arc<Client>, String> {
         let mut slot = self.db.lock().await;
-        if let Some(c) = slot.as_ref().filter(|c| !c.is_closed()) {
+        if let Some(c) = slot.client.as_ref().filter(|c| !c.is_closed()) {
             return Ok(c.clone());
         }
-        *slot = None;
-        let client = Arc::new(
-            pg::connect(&self.db_url)
-                .await
-                .map_err(|e| format!("the server {e}"))?,
-        );
-        *slot = Some(client.clone());
-        Ok(client)
+        slot.client = None;
+        if slot.quiet_until.is_some_and(|t| Instant::now() < t) {
+            return Err(slot.why.clone());
+        }
+        match pg::connect(&self.db_url).await {
+            Ok(c) => {
+                let c = Arc::new(c);
+                slot.client = Some(c.clone());
+                slot.quiet_until = None;
+                Ok(c)
+            }
+            Err(e) => {
+                slot.why = format!("the server {e}");
+                slot.quiet_until = Some(Instant::now() + pg::RETRY_AFTER);
+                Err(slot.why.clone())
+            }
+        }
+    }
+
+    /// A call on the shared connection, within [`pg::BATCH_DEADLINE`]:
+    /// past it the connection is dropped (its state is unknown) and calls
+    /// fail at once for a while.
+    async fn timed<T>(
+        &self,
+        call: impl Future<Output = Result<T, tokio_postgres::Error>>,
+    ) -> Result<T, String> {
+        match tokio::time::timeout(pg::BATCH_DEADLINE, call).await {
+            Ok(r) => r.map_err(db_error),
+            Err(_) => {
+                let why = format!(
+                    "the server cannot reach its database: it did not answer within {} ms",
+                    pg::BATCH_DEADLINE.as_millis()
+                );
+                let mut slot = self.db.lock().await;
+                slot.client = None;
+                slot.quiet_until = Some(Instant::now() + pg::RETRY_AFTER);
+                slot.why = why.clone();
+                Err(why)
+            }
+        }
     }
 
     async fn publisher(&self) -> Result<redis::aio::MultiplexedConnection, String> {
@@ -312,41 +393,109 @@ impl Cluster {
         if let Some(c) = lock(&self.publisher).clone() {
             return Ok(c);
         }
-        let c = tokio::time::timeout(ANSWER, self.redis.get_multiplexed_async_connection())
+        let c = self
+            .redis
+            .get_multiplexed_async_connection()
             .await
-            .map_err(|_| BUS_DOWN.to_string())?
             .map_err(|_| BUS_DOWN.to_string())?;
         *lock(&self.publisher) = Some(c.clone());
         Ok(c)
     }
 
-    /// Publishes `msg` on `node`'s channel; a failed connection is opened
-    /// again once before the bus counts as down.
+    /// Publishes `msg` on `node`'s channel, within [`BUS_DEADLINE`] in
+    /// all; a failed connection is opened again once before the bus
+    /// counts as down, and then publishes fail at once for [`BUS_QUIET`].
     async fn publish(&self, node: &str, msg: &Bus) -> Result<(), String> {
+        if lock(&self.bus_quiet_until).is_some_and(|t| Instant::now() < t) {
+            return Err(BUS_DOWN.into());
+        }
         let text = serde_json::to_string(msg).map_err(|e| e.to_string())?;
-        for _ in 0..2 {
-            let mut c = self.publisher().await?;
-            let sent = tokio::time::timeout(
-                ANSWER,
-                redis::cmd("PUBLISH")
+        let tries = async {
+            for _ in 0..2 {
+                let mut c = self.publisher().await?;
+                let sent = redis::cmd("PUBLISH")
                     .arg(channel(node))
                     .arg(&text)
-                    .query_async::<i64>(&mut c),
-            )
-            .await;
-            if let Ok(Ok(_)) = sent {
-                return Ok(());
+                    .query_async::<i64>(&mut c)
+                    .await;
+                if sent.is_ok() {
+                    return Ok(());
+                }
+                *lock(&self.publisher) = None;
             }
+            Err(BUS_DOWN.to_string())
+        };
+        let result = tokio::time::timeout(BUS_DEADLINE, tries)
+            .await
+            .unwrap_or_else(|_| Err(BUS_DOWN.to_string()));
+        if result.is_err() {
+            // The connection may be stuck mid-command: a new one next time.
             *lock(&self.publisher) = None;
+            *lock(&self.bus_quiet_until) = Some(Instant::now() + BUS_QUIET);
         }
-        Err(BUS_DOWN.into())
+        result
+    }
+
+    /// Checks the bus every [`BUS_CHECK`] with a ping to this node itself
+    /// (publish, subscription, publish back: the whole way), and answers
+    /// forwarded actions that have waited past [`NO_ANSWER_AFTER`].
+    async fn watch_bus(self: Arc<Self>) {
+        let mut tick = tokio::time::interval(BUS_CHECK);
+        tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        let mut lost = 0;
+        loop {
+            tick.tick().await;
+            if self.stopped.load(Ordering::Relaxed) {
+                return;
+            }
+            let late: Vec<ConnHandle> = {
+                let now = Instant::now();
+                let mut awaiting = lock(&self.awaiting);
+                let keys: Vec<(String, u64)> = awaiting
+                    .iter()
+                    .filter(|(_, (since, _))| now.duration_since(*since) >= NO_ANSWER_AFTER)
+                    .map(|(k, _)| k.clone())
+                    .collect();
+                keys.iter()
+                    .filter_map(|k| awaiting.remove(k).map(|(_, h)| h))
+                    .collect()
+            };
+            for h in late {
+                h.send(&server_error(NO_ANSWER));
+            }
+            if self.draining.load(Ordering::Relaxed) {
+                continue;
+            }
+            let me = self.node.clone();
+            if self.ping(&me).await {
+                lost = 0;
+                if !self.bus_up.swap(true, Ordering::Relaxed) {
+                    eprintln!("server: the message bus answers again");
+                }
+            } else {
+                lost += 1;
+                if lost == 2 && self.bus_up.swap(false, Ordering::Relaxed) {
+                    eprintln!(
+                        "server: ERROR: THE MESSAGE BUS DOES NOT ANSWER: games refereed by other nodes are refused until it does"
+                    );
+                }
+            }
+        }
     }
 
     /// Listens on this node's channel; subscribes again after an outage.
     async fn listen(self: Arc<Self>, mut ready: Option<oneshot::Sender<()>>) {
         while !self.stopped.load(Ordering::Relaxed) {
-            if let Ok(mut pubsub) = self.redis.get_async_pubsub().await {
-                if pubsub.subscribe(channel(&self.node)).await.is_ok() {
+            let subscribed = tokio::time::timeout(ANSWER, async {
+                let mut pubsub = self.redis.get_async_pubsub().await.ok()?;
+                pubsub.subscribe(channel(&self.node)).await.ok()?;
+                Some(pubsub)
+            })
+            .await
+            .ok()
+            .flatten();
+            if let Some(pubsub) = subscribed {
+                {
                     if !self.bus_up.swap(true, Ordering::Relaxed) && ready.is_none() {
                         eprintln!("server: the message bus works again");
                     }
@@ -447,7 +596,9 @@ impl Cluster {
                 }
             }
             Bus::Frame { room, conn, text } => {
-                let handle = lock(&self.proxied).get(&(room, conn)).cloned();
+                let key = (room, conn);
+                lock(&self.awaiting).remove(&key);
+                let handle = lock(&self.proxied).get(&key).cloned();
                 if let Some(h) = handle {
                     h.send_text(text.into());
                 }
@@ -458,7 +609,9 @@ impl Cluster {
                 code: _,
                 reason,
             } => {
-                let handle = lock(&self.proxied).remove(&(room, conn));
+                let key = (room, conn);
+                lock(&self.awaiting).remove(&key);
+                let handle = lock(&self.proxied).remove(&key);
                 if let Some(h) = handle {
                     h.close_to_reconnect(&reason);
                 }
@@ -570,10 +723,9 @@ impl Cluster {
     /// Whether this node holds `room`'s lease.
     async fn holds(&self, room: &str) -> Result<bool, String> {
         let db = self.db().await?;
-        let row = db
-            .query_opt("SELECT node FROM leases WHERE room = $1", &[&room])
-            .await
-            .map_err(db_error)?;
+        let row = self
+            .timed(db.query_opt("SELECT node FROM leases WHERE room = $1", &[&room]))
+            .await?;
         Ok(row.is_some_and(|r| r.get::<_, String>(0) == self.node))
     }
 
@@ -587,32 +739,27 @@ impl Cluster {
         let deadline = Instant::now() + LEASE_TTL + ANSWER;
         loop {
             let db = self.db().await?;
-            let row = db
-                .query_opt(
+            let row = self.timed(db.query_opt(
                     "SELECT l.node, COALESCE(n.alive_until > now(), false), COALESCE(n.draining, false)
                      FROM leases l LEFT JOIN nodes n ON n.id = l.node WHERE l.room = $1",
                     &[&room],
-                )
-                .await
-                .map_err(db_error)?;
+                )).await?;
             match row {
                 None => {
-                    let n = db
-                        .execute(
+                    let n = self
+                        .timed(db.execute(
                             "INSERT INTO leases (room, node)
                              SELECT $1, $2 WHERE EXISTS (SELECT 1 FROM rooms WHERE code = $1)
                              ON CONFLICT (room) DO NOTHING",
                             &[&room, &self.node],
-                        )
-                        .await
-                        .map_err(db_error)?;
+                        ))
+                        .await?;
                     if n == 1 {
                         return Ok(Owner::Mine);
                     }
-                    let exists = db
-                        .query_opt("SELECT 1 FROM rooms WHERE code = $1", &[&room])
-                        .await
-                        .map_err(db_error)?;
+                    let exists = self
+                        .timed(db.query_opt("SELECT 1 FROM rooms WHERE code = $1", &[&room]))
+                        .await?;
                     if exists.is_none() {
                         return Ok(Owner::Nobody);
                     }
@@ -623,14 +770,15 @@ impl Cluster {
                     if node == self.node {
                         return Ok(Owner::Mine);
                     }
-                    if !alive {
-                        let n = db
-                            .execute(
+                    // Just after a database outage a lapsed lease may be a
+                    // live node's that could not renew: ask it first.
+                    if !alive && !self.in_grace() {
+                        let n = self
+                            .timed(db.execute(
                                 "UPDATE leases SET node = $2 WHERE room = $1 AND node = $3",
                                 &[&room, &self.node, &node],
-                            )
-                            .await
-                            .map_err(db_error)?;
+                            ))
+                            .await?;
                         if n == 1 {
                             eprintln!("server: took room {room} over from node {node}");
                             return Ok(Owner::Mine);
@@ -756,6 +904,7 @@ impl Cluster {
                 RoomCmd::Detach { conn } => {
                     members.remove(&conn);
                     lock(&self.proxied).remove(&(room.clone(), conn));
+                    lock(&self.awaiting).remove(&(room.clone(), conn));
                     let msg = Bus::Detach {
                         room: room.clone(),
                         from: from.clone(),
@@ -770,9 +919,20 @@ impl Cluster {
                         conn,
                         action,
                     };
-                    if let Err(e) = self.publish(&node, &msg).await {
-                        if let Some(h) = members.get(&conn) {
-                            h.send(&server_error(e));
+                    match self.publish(&node, &msg).await {
+                        Err(e) => {
+                            if let Some(h) = members.get(&conn) {
+                                h.send(&server_error(e));
+                            }
+                        }
+                        // Answered (by a frame for this connection) within
+                        // NO_ANSWER_AFTER, or the player hears why not.
+                        Ok(()) => {
+                            if let Some(h) = members.get(&conn) {
+                                lock(&self.awaiting)
+                                    .entry((room.clone(), conn))
+                                    .or_insert_with(|| (Instant::now(), h.clone()));
+                            }
                         }
                     }
                 }
@@ -802,6 +962,7 @@ impl Cluster {
         }
         for (id, conn) in members {
             lock(&self.proxied).remove(&(room.clone(), id));
+            lock(&self.awaiting).remove(&(room.clone(), id));
             if close_members {
                 conn.close_to_reconnect("the game moves to another server node");
             }
@@ -828,6 +989,7 @@ impl Cluster {
             match self.beat_once().await {
                 Ok(()) if failing => {
                     failing = false;
+                    *lock(&self.grace_until) = Some(Instant::now() + LEASE_TTL);
                     eprintln!("server: the database works again");
                 }
                 Ok(()) => {}
@@ -840,17 +1002,20 @@ impl Cluster {
         }
     }
 
+    /// Whether this node has just got its database back (see `grace_until`).
+    fn in_grace(&self) -> bool {
+        lock(&self.grace_until).is_some_and(|t| Instant::now() < t)
+    }
+
     async fn beat_once(&self) -> Result<(), String> {
         let db = self.db().await?;
         let ttl = LEASE_TTL.as_secs_f64();
         let draining = self.draining.load(Ordering::Relaxed);
-        db.execute(
+        self.timed(db.execute(
             "INSERT INTO nodes (id, alive_until, draining) VALUES ($1, now() + make_interval(secs => $2), $3)
              ON CONFLICT (id) DO UPDATE SET alive_until = EXCLUDED.alive_until, draining = EXCLUDED.draining",
             &[&self.node, &ttl, &draining],
-        )
-        .await
-        .map_err(db_error)?;
+        )).await?;
         let Some(hub) = self.hub() else {
             return Ok(());
         };
@@ -866,13 +1031,12 @@ impl Cluster {
             .collect();
         if !local.is_empty() {
             let codes: Vec<&String> = local.iter().map(|(c, _)| c).collect();
-            let held: HashSet<String> = db
-                .query(
+            let held: HashSet<String> = self
+                .timed(db.query(
                     "SELECT room FROM leases WHERE room = ANY($1) AND node = $2",
                     &[&codes, &self.node],
-                )
-                .await
-                .map_err(db_error)?
+                ))
+                .await?
                 .iter()
                 .map(|r| r.get(0))
                 .collect();
@@ -886,18 +1050,22 @@ impl Cluster {
                 }
             }
         }
+        // Nodes that seem dead just after this one got its database back
+        // may only have been cut off as it was: they get a lease's time.
+        if self.in_grace() {
+            return Ok(());
+        }
         // Proxies whose referee died or gave the room up: their
         // connections reconnect and find the room where it is now.
         if !proxies.is_empty() {
             let codes: Vec<&String> = proxies.keys().collect();
-            let live: HashMap<String, String> = db
-                .query(
+            let live: HashMap<String, String> = self
+                .timed(db.query(
                     "SELECT l.room, l.node FROM leases l JOIN nodes n ON n.id = l.node
                      WHERE l.room = ANY($1) AND n.alive_until > now()",
                     &[&codes],
-                )
-                .await
-                .map_err(db_error)?
+                ))
+                .await?
                 .iter()
                 .map(|r| (r.get(0), r.get(1)))
                 .collect();
@@ -908,10 +1076,9 @@ impl Cluster {
             }
         }
         // Other nodes' connections in rooms here, when their node died.
-        let alive: HashSet<String> = db
-            .query("SELECT id FROM nodes WHERE alive_until > now()", &[])
-            .await
-            .map_err(db_error)?
+        let alive: HashSet<String> = self
+            .timed(db.query("SELECT id FROM nodes WHERE alive_until > now()", &[]))
+            .await?
             .iter()
             .map(|r| r.get(0))
             .collect();
@@ -928,18 +1095,16 @@ impl Cluster {
             let _ = m.room.try_send(RoomCmd::Detach { conn: m.id });
         }
         // What dead nodes left behind.
-        db.execute(
+        self.timed(db.execute(
             "DELETE FROM queue WHERE node NOT IN (SELECT id FROM nodes WHERE alive_until > now())",
             &[],
-        )
-        .await
-        .map_err(db_error)?;
-        db.execute(
+        ))
+        .await?;
+        self.timed(db.execute(
             "DELETE FROM nodes WHERE alive_until < now() - interval '1 hour'",
             &[],
-        )
-        .await
-        .map_err(db_error)?;
+        ))
+        .await?;
         Ok(())
     }
 
@@ -968,7 +1133,7 @@ impl Cluster {
             return Err("this server node is stopping: reconnect".into());
         }
         lock(&self.queued).insert(conn.id, conn.clone());
-        let result = async {
+        let pairing = async {
             let mut slot = self.queue_db().await?;
             let Some(client) = slot.as_mut() else {
                 return Err("no database connection".to_string());
@@ -1002,8 +1167,18 @@ impl Cluster {
             }
             tx.commit().await.map_err(db_error)?;
             Ok(partner)
-        }
-        .await;
+        };
+        // Within the deadline, or the connection goes (its state unknown).
+        let result = match tokio::time::timeout(pg::BATCH_DEADLINE, pairing).await {
+            Ok(r) => r,
+            Err(_) => {
+                *self.queue_db.lock().await = None;
+                Err(format!(
+                    "the server cannot reach its database: it did not answer within {} ms",
+                    pg::BATCH_DEADLINE.as_millis()
+                ))
+            }
+        };
         if !matches!(result, Ok(None)) {
             lock(&self.queued).remove(&conn.id);
         }
@@ -1013,12 +1188,10 @@ impl Cluster {
     /// Puts a partner back in the queue (the room for them could not be made).
     pub async fn requeue(&self, key: &str, partner: &(String, u64)) {
         if let Ok(db) = self.db().await {
-            let _ = db
-                .execute(
+            let _ = self.timed(db.execute(
                     "INSERT INTO queue (key, node, conn) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING",
                     &[&key, &partner.0, &(partner.1 as i64)],
-                )
-                .await;
+                )).await;
         }
     }
 
@@ -1054,11 +1227,11 @@ impl Cluster {
         let me = self.clone();
         tokio::spawn(async move {
             if let Ok(db) = me.db().await {
-                let _ = db
-                    .execute(
+                let _ = me
+                    .timed(db.execute(
                         "DELETE FROM queue WHERE node = $1 AND conn = $2",
                         &[&me.node, &(conn as i64)],
-                    )
+                    ))
                     .await;
             }
         });
@@ -1072,11 +1245,11 @@ impl Cluster {
     pub async fn drain(&self, stop_accepting: impl FnOnce()) {
         self.draining.store(true, Ordering::Relaxed);
         if let Ok(db) = self.db().await {
-            let _ = db
-                .execute(
+            let _ = self
+                .timed(db.execute(
                     "UPDATE nodes SET draining = true WHERE id = $1",
                     &[&self.node],
-                )
+                ))
                 .await;
         }
         stop_accepting();
@@ -1095,7 +1268,7 @@ impl Cluster {
                 "DELETE FROM queue WHERE node = $1",
                 "DELETE FROM nodes WHERE id = $1",
             ] {
-                let _ = db.execute(sql, &[&self.node]).await;
+                let _ = self.timed(db.execute(sql, &[&self.node])).await;
             }
         }
     }

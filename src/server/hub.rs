@@ -62,7 +62,11 @@ pub struct Hub {
     loading: tokio::sync::Mutex<()>,
     queue: Mutex<HashMap<String, Waiting>>,
     next_id: AtomicU64,
+    /// Rooms loaded from the store (and replayed) so far.
+    loads: AtomicU64,
     connections: AtomicUsize,
+    /// The most connections open at once since memory was last given back.
+    peak_connections: AtomicUsize,
     shutdown: watch::Sender<bool>,
     /// The last write to the store failed (see [`Hub::storage_result`]).
     storage_failing: AtomicBool,
@@ -98,7 +102,9 @@ impl Hub {
             loading: tokio::sync::Mutex::new(()),
             queue: Mutex::new(HashMap::new()),
             next_id: AtomicU64::new(1),
+            loads: AtomicU64::new(0),
             connections: AtomicUsize::new(0),
+            peak_connections: AtomicUsize::new(0),
             shutdown: watch::channel(false).0,
             storage_failing: AtomicBool::new(false),
             #[cfg(feature = "cluster")]
@@ -148,12 +154,20 @@ impl Hub {
     /// Admits one more connection, or `None` at the configured maximum.
     pub fn admit(self: &Arc<Self>) -> Option<ConnGuard> {
         let n = self.connections.fetch_add(1, Ordering::Relaxed);
+        self.peak_connections.fetch_max(n + 1, Ordering::Relaxed);
         let guard = ConnGuard(self.clone());
         (n < self.config.max_connections).then_some(guard)
     }
 
     pub fn connections(&self) -> usize {
         self.connections.load(Ordering::Relaxed)
+    }
+
+    /// The most connections open at once since the last call, which
+    /// starts counting again from those open now.
+    pub fn take_peak_connections(&self) -> usize {
+        let now = self.connections();
+        self.peak_connections.swap(now, Ordering::Relaxed).max(now)
     }
 
     /// Changes to `true` when the server shuts down.
@@ -200,6 +214,11 @@ impl Hub {
 
     pub fn rooms_in_memory(&self) -> usize {
         lock(&self.rooms).len()
+    }
+
+    /// How many times a room was loaded from the store and replayed.
+    pub fn rooms_loaded(&self) -> u64 {
+        self.loads.load(Ordering::Relaxed)
     }
 
     /// Starts the task of a stored room and lists it.
@@ -274,7 +293,10 @@ impl Hub {
         }
         match self.store.load(code).await {
             Ok(None) => Ok(None),
-            Ok(Some(stored)) => self.spawn_room(stored).map(Some).map_err(server_error),
+            Ok(Some(stored)) => {
+                self.loads.fetch_add(1, Ordering::Relaxed);
+                self.spawn_room(stored).map(Some).map_err(server_error)
+            }
             Err(e) => Err(server_error(e)),
         }
     }
@@ -363,6 +385,7 @@ impl Hub {
             offered_at: [None, None],
             rematch: [false, false],
             created_ms: now_ms(),
+            clock_saved_ms: None,
         };
         // 80-bit codes do not collide in practice; the store refuses a
         // duplicate anyway, and then another code is drawn.
@@ -377,6 +400,7 @@ impl Hub {
                         code: code.clone(),
                         meta,
                         moves: Vec::new(),
+                        ran_until_ms: None,
                     };
                     self.spawn_room(stored).map_err(server_error)?;
                     return Ok((code, tokens));
@@ -409,6 +433,20 @@ impl Hub {
             SideChoice::Second => Side::Second,
             SideChoice::Random => random_side()?,
         };
+        // The invites the whole server keeps are bounded (each is stored
+        // for `waiting_ttl`), whatever the number of client addresses.
+        let max = self.config.max_waiting_rooms;
+        if max > 0 {
+            let waiting = self.store.count_waiting().await.map_err(|_| {
+                server_error("the server cannot store new games right now: try again in a while")
+            })?;
+            if waiting >= max {
+                return Err(refused(
+                    Refusal::Full,
+                    "this server holds as many open invites as it may: try a quick match, or again later",
+                ));
+            }
+        }
         let (code, [token, _]) = self.new_room(spec, clock_ms, creator_side, false).await?;
         Ok((code, token))
     }
@@ -549,6 +587,7 @@ impl room::Host for Hub {
             max_spectators: self.config.max_spectators,
             auto_resume: self.config.auto_resume,
             pauses_per_player: self.config.pauses_per_player,
+            finished_linger: self.config.finished_linger,
         }
     }
 

@@ -107,6 +107,12 @@ pub struct Config {
     /// A room still waiting for the friend this long after it was made is
     /// deleted (24 hours).
     pub waiting_ttl: Duration,
+    /// Rooms waiting for the friend the whole server keeps at most (0: no
+    /// limit); past it, new invites are refused.
+    pub max_waiting_rooms: usize,
+    /// A finished room loaded from the store stays in memory this long
+    /// after its last member leaves (60 s).
+    pub finished_linger: Duration,
 }
 
 impl Default for Config {
@@ -137,6 +143,8 @@ impl Default for Config {
             rooms_per_addr: 30,
             room_every: Duration::from_secs(20),
             waiting_ttl: Duration::from_secs(24 * 3600),
+            max_waiting_rooms: 10_000,
+            finished_linger: Duration::from_secs(60),
         }
     }
 }
@@ -174,6 +182,11 @@ impl Server {
     /// Rooms in memory (the others are only stored).
     pub fn rooms_in_memory(&self) -> usize {
         self.hub.rooms_in_memory()
+    }
+
+    /// How many times a room was loaded from the store (and replayed).
+    pub fn rooms_loaded(&self) -> u64 {
+        self.hub.rooms_loaded()
     }
 
     /// Closes every connection (code 1012), saves every room with its

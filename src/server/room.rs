@@ -4,8 +4,23 @@
 //!
 //! Clock: while the game is playing, `deadline` is when the side to move
 //! runs out; otherwise `meta.remaining_ms` holds the time left. Saving
-//! writes the time left at that moment, and loading starts the clock again
-//! from it: the time the server was down is charged to no one.
+//! writes the time left at that moment (and, while a clock runs, when);
+//! loading starts the clock again from it, less the time the server that
+//! saved it ran after the save (see [`super::store::Stored::ran_until_ms`]):
+//! the time the server was down is charged to no one, and a verdict the
+//! clock reached before a crash is reached again at once, never a fresh
+//! clock.
+//!
+//! Verdicts the room reaches by itself (a timeout, the end of a pause, an
+//! invite nobody took) are stored before anyone hears of them, like the
+//! players' actions (issue 33: a timeout announced while the store failed
+//! was undone when the finished room left memory, and the store still
+//! said "playing"). While one cannot be stored the room stays in memory
+//! and tries again every [`RETRY`]; meanwhile the players' actions are
+//! refused with [`NOT_STORED`] (the clock shows 0), so nothing is
+//! announced that the store does not have. Timers are read through an
+//! injected `now` ([`Room::due`], [`Room::apply`]): the tests hit a
+//! deadline to the nanosecond.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -15,7 +30,7 @@ use tokio::time::Instant;
 
 use super::handle::{refused, ConnHandle};
 use super::ids;
-use super::store::{now_ms, RoomMeta, Store, Stored};
+use super::store::{now_ms, RoomMeta, Store, Stored, PLY_TAKEN};
 use crate::games::any::AnyRecord;
 use crate::games::Side;
 use crate::protocol::online::{
@@ -45,7 +60,14 @@ pub struct Settings {
     /// A pause ends by itself after this long.
     pub auto_resume: Duration,
     pub pauses_per_player: u8,
+    /// A finished room loaded from the store (for a spectator, say) stays
+    /// in memory this long after its last member leaves, so the next one
+    /// does not load and replay it again.
+    pub finished_linger: Duration,
 }
+
+/// How often a verdict that could not be stored is tried again.
+pub const RETRY: Duration = Duration::from_millis(500);
 
 /// How a connection enters the room (also sent between cluster nodes).
 #[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
@@ -128,6 +150,16 @@ struct Room {
     pause_until: Option<Instant>,
     /// When a room still waiting for the friend is deleted.
     expires: Instant,
+    /// A verdict that is due could not be stored: tried again then.
+    retry_at: Option<Instant>,
+    /// Loaded from the store already finished: stays in memory for
+    /// `finished_linger` after its last member leaves.
+    lingers: bool,
+    /// When the last member left (or the room was loaded).
+    last_left: Instant,
+    /// Loaded with a clock saved running: saved again at once, so a crash
+    /// of this server charges it from now, not from that older save.
+    resave: bool,
     members: Vec<Member>,
 }
 
@@ -164,50 +196,78 @@ pub fn spawn(
     instance: u64,
     stored: Stored,
 ) -> Result<mpsc::Sender<RoomCmd>, String> {
-    let Stored {
-        code,
-        mut meta,
-        moves,
-    } = stored;
-    // A room stored before tokens were sealed is sealed at its next write.
-    for t in meta.tokens.iter_mut().flatten() {
-        *t = ids::seal(t);
-    }
-    let live = AnyRecord::restore(&meta.spec, &meta.start, &moves)
-        .map_err(|e| format!("room {code} cannot be replayed: {e}"))?;
-    let now = Instant::now();
-    let settings = hub.settings();
-    let expires_ms = meta
-        .created_ms
-        .saturating_add(ms(settings.waiting_ttl))
-        .saturating_sub(now_ms());
-    let mut room = Room {
-        expires: now + Duration::from_millis(expires_ms),
-        hub,
-        settings,
-        instance,
-        code,
-        saved_moves: moves.len(),
-        moves,
-        live,
-        meta,
-        deadline: None,
-        pause_until: None,
-        members: Vec::new(),
-    };
-    match room.status() {
-        Status::Playing => room.start_clock(now),
-        Status::Paused => {
-            room.pause_until = Some(now + Duration::from_millis(room.meta.pause_left_ms));
-        }
-        Status::Waiting | Status::Over => {}
-    }
+    let room = Room::new(hub, instance, stored, Instant::now(), now_ms())?;
     let (tx, rx) = mpsc::channel(256);
     tokio::spawn(room.run(rx));
     Ok(tx)
 }
 
 impl Room {
+    /// A stored room with its timers set as of `now` (`wall_ms` is the
+    /// same moment on the wall clock). A clock saved while running is
+    /// charged the time its server ran after the save, not the downtime.
+    fn new(
+        hub: Arc<dyn Host>,
+        instance: u64,
+        stored: Stored,
+        now: Instant,
+        wall_ms: u64,
+    ) -> Result<Room, String> {
+        let Stored {
+            code,
+            mut meta,
+            moves,
+            ran_until_ms,
+        } = stored;
+        // A room stored before tokens were sealed is sealed at its next write.
+        for t in meta.tokens.iter_mut().flatten() {
+            *t = ids::seal(t);
+        }
+        let live = AnyRecord::restore(&meta.spec, &meta.start, &moves)
+            .map_err(|e| format!("room {code} cannot be replayed: {e}"))?;
+        let settings = hub.settings();
+        let expires_ms = meta
+            .created_ms
+            .saturating_add(ms(settings.waiting_ttl))
+            .saturating_sub(wall_ms);
+        let charged = meta.clock_saved_ms.map_or(0, |saved| {
+            ran_until_ms
+                .unwrap_or(wall_ms)
+                .min(wall_ms)
+                .saturating_sub(saved)
+        });
+        let mut room = Room {
+            expires: now + Duration::from_millis(expires_ms),
+            hub,
+            settings,
+            instance,
+            code,
+            saved_moves: moves.len(),
+            moves,
+            live,
+            lingers: meta.outcome.is_some(),
+            resave: meta.clock_saved_ms.is_some() && meta.outcome.is_none(),
+            meta,
+            deadline: None,
+            pause_until: None,
+            retry_at: None,
+            last_left: now,
+            members: Vec::new(),
+        };
+        match room.status() {
+            Status::Playing => {
+                room.meta.remaining_ms = room.meta.remaining_ms.saturating_sub(charged);
+                room.start_clock(now);
+            }
+            Status::Paused => {
+                let left = room.meta.pause_left_ms.saturating_sub(charged);
+                room.pause_until = Some(now + Duration::from_millis(left));
+            }
+            Status::Waiting | Status::Over => {}
+        }
+        Ok(room)
+    }
+
     fn status(&self) -> Status {
         if self.meta.outcome.is_some() {
             Status::Over
@@ -387,6 +447,9 @@ impl Room {
             return;
         };
         let member = self.members.swap_remove(i);
+        if self.members.is_empty() {
+            self.last_left = Instant::now();
+        }
         if let Some(p) = member.player {
             let side = self.side_of(p);
             if !self.connected(side) {
@@ -399,14 +462,17 @@ impl Room {
         }
     }
 
-    /// Stores the room (meta and new moves); the clock is saved as it is now.
+    /// Stores the room (meta and new moves) with its clock as it is at
+    /// `now`: running (with the time of the save), or stopped when
+    /// `stopping` (a clean stop: the downtime is then charged to no one).
     /// An error means nothing of it may be announced (see [`Snapshot`]).
-    async fn save(&mut self) -> Result<(), String> {
-        let now = Instant::now();
+    async fn save(&mut self, now: Instant, stopping: bool) -> Result<(), String> {
         self.meta.remaining_ms = self.remaining(now);
         self.meta.pause_left_ms = self
             .pause_until
             .map_or(0, |t| ms(t.saturating_duration_since(now)));
+        let running = self.deadline.is_some() || self.pause_until.is_some();
+        self.meta.clock_saved_ms = (running && !stopping).then(now_ms);
         let new_moves = self.moves[self.saved_moves..]
             .iter()
             .enumerate()
@@ -422,6 +488,52 @@ impl Room {
             self.saved_moves = self.moves.len();
         }
         result
+    }
+
+    /// Stores and announces whatever the timers say is due at `now` (a
+    /// timeout, the end of a pause). A verdict that cannot be stored is
+    /// not announced: the room stays as it was, and tries again after
+    /// [`RETRY`]. Returns whether nothing is left pending.
+    async fn settle(&mut self, now: Instant) -> bool {
+        loop {
+            let before = self.snapshot(false);
+            let Some(event) = self.due(now) else {
+                self.retry_at = None;
+                return true;
+            };
+            if self.save(now, false).await.is_err() {
+                self.restore(before);
+                self.retry_at = Some(Instant::now() + RETRY);
+                return false;
+            }
+            self.broadcast(event);
+        }
+    }
+
+    /// The store holds another game than this room (a ply already stored
+    /// by a write whose answer was lost): the room takes what is stored
+    /// and shows it to everyone.
+    async fn reload(&mut self, now: Instant) {
+        let stored = match self.hub.store().load(&self.code).await {
+            Ok(Some(stored)) => stored,
+            Ok(None) => return,
+            Err(e) => {
+                eprintln!("server: room {} could not be reloaded: {e}", self.code);
+                return;
+            }
+        };
+        match Room::new(self.hub.clone(), self.instance, stored, now, now_ms()) {
+            Ok(fresh) => {
+                let members = std::mem::take(&mut self.members);
+                *self = Room { members, ..fresh };
+                eprintln!("server: room {} reloaded from the store", self.code);
+                for m in &mut self.members {
+                    m.known = usize::MAX;
+                }
+                self.broadcast(Event::Sync);
+            }
+            Err(e) => eprintln!("server: room {} could not be reloaded: {e}", self.code),
+        }
     }
 
     /// What an action may change, to put back when it cannot be stored.
@@ -472,18 +584,23 @@ impl Room {
         self.status() == Status::Waiting && self.expires <= now
     }
 
-    /// Deletes an expired room: from the store, from memory, and its
-    /// members (the creator) are told. Commands still queued are answered
-    /// as for a room that does not exist.
-    async fn expire(&mut self, rx: &mut mpsc::Receiver<RoomCmd>) {
+    /// Deletes an expired room (see [`Room::delete`]); whether it is gone
+    /// (else the store could not delete it, and it is tried again after
+    /// [`RETRY`]).
+    async fn expire(&mut self, rx: &mut mpsc::Receiver<RoomCmd>) -> bool {
         let hours = self.settings.waiting_ttl.as_secs_f64() / 3600.0;
         let why = format!("this invite expired: nobody joined within {hours} hours");
-        self.delete(rx, why).await;
+        let gone = self.delete(rx, why).await;
+        if !gone {
+            self.retry_at = Some(Instant::now() + RETRY);
+        }
+        gone
     }
 
     /// Whether `conn` may withdraw the invite: its creator, while the
-    /// room waits for the friend. Anyone else is told why not.
-    fn may_cancel(&self, conn: u64) -> bool {
+    /// room waits for the friend. Anyone else is told why not, with the
+    /// state (as every refusal brings).
+    fn may_cancel(&mut self, conn: u64) -> bool {
         let Some(member) = self.members.iter().find(|m| m.conn.id == conn) else {
             return false;
         };
@@ -497,14 +614,16 @@ impl Room {
             ),
         };
         member.conn.send(&refused(why.0, why.1));
+        self.send_full(conn, Event::Sync, Instant::now());
         false
     }
 
     /// Deletes a room that waits for its friend (expired or withdrawn):
-    /// from the store, from memory, and its members are told `why`.
-    /// Commands still queued are answered as for a room that does not
-    /// exist.
-    async fn delete(&mut self, rx: &mut mpsc::Receiver<RoomCmd>, why: String) {
+    /// from the store first, then from memory, and its members are told
+    /// `why`. Commands still queued are answered as for a room that does
+    /// not exist. `false`: the store could not delete it, and nothing
+    /// changed.
+    async fn delete(&mut self, rx: &mut mpsc::Receiver<RoomCmd>, why: String) -> bool {
         if let Err(e) = self
             .hub
             .store()
@@ -512,9 +631,10 @@ impl Room {
             .await
         {
             eprintln!(
-                "server: room {} ({why}) is not deleted from the store yet: {e}",
+                "server: room {} ({why}) cannot be deleted from the store yet: {e}",
                 self.code
             );
+            return false;
         }
         self.tell_others(0, &refused(Refusal::NoSuchRoom, why.clone()));
         self.members.clear();
@@ -531,15 +651,39 @@ impl Room {
             }
         }
         self.hub.retire(&self.code, self.instance, rx);
+        true
+    }
+
+    /// When the room leaves memory, if nobody is in it and its clock does
+    /// not run: at once, or `finished_linger` after the last member left
+    /// for a finished room that was loaded from the store.
+    fn leaves_at(&self) -> Option<Instant> {
+        if !self.members.is_empty() {
+            return None;
+        }
+        match self.status() {
+            Status::Over if self.lingers => Some(self.last_left + self.settings.finished_linger),
+            Status::Over | Status::Waiting => Some(self.last_left),
+            Status::Playing | Status::Paused => None,
+        }
     }
 
     async fn run(mut self, mut rx: mpsc::Receiver<RoomCmd>) {
+        if std::mem::take(&mut self.resave)
+            && self.settle(Instant::now()).await
+            && (self.deadline.is_some() || self.pause_until.is_some())
+        {
+            let _ = self.save(Instant::now(), false).await;
+        }
         loop {
             let expiry = (self.status() == Status::Waiting).then_some(self.expires);
-            let wake = [self.deadline, self.pause_until, expiry]
+            let linger = self.leaves_at().filter(|_| self.lingers);
+            let wake = [self.deadline, self.pause_until, expiry, linger]
                 .into_iter()
                 .flatten()
-                .min();
+                .min()
+                // A verdict that could not be stored waits for its retry.
+                .map(|t| self.retry_at.map_or(t, |r| t.max(r)));
             let timer = async {
                 match wake {
                     Some(t) => tokio::time::sleep_until(t).await,
@@ -553,24 +697,23 @@ impl Room {
             if !woken && cmd.is_none() {
                 break;
             }
+            let mut cmd = cmd;
             if self.expired(Instant::now()) {
                 if let Some(RoomCmd::Attach { done, .. }) = cmd {
                     let _ = done.send(Err(refused(
                         Refusal::NoSuchRoom,
                         "this invite expired: nobody joined in time",
                     )));
+                    cmd = None;
                 }
-                self.expire(&mut rx).await;
-                return;
+                if self.expire(&mut rx).await {
+                    return;
+                }
             }
             match cmd {
-                // The clock's verdict stands even if it cannot be stored
-                // now: the next write of the room stores it.
+                // Stored before it is announced; retried if it cannot be.
                 None => {
-                    while let Some(event) = self.due(Instant::now()) {
-                        let _ = self.save().await;
-                        self.broadcast(event);
-                    }
+                    self.settle(Instant::now()).await;
                 }
                 Some(RoomCmd::Attach { conn, how, done }) => {
                     let result = self.attach(conn, how).await;
@@ -581,17 +724,11 @@ impl Room {
                     conn,
                     action: Action::CancelInvite,
                 }) => {
+                    // Deleted from the store first: a server that cannot
+                    // store refuses, and the invite stands.
                     if self.may_cancel(conn) {
-                        // Deleted from the store first: a server that
-                        // cannot store refuses, and the invite stands.
-                        let stored = self
-                            .hub
-                            .store()
-                            .expire_waiting(now_ms().saturating_add(1), Some(&self.code))
-                            .await;
-                        if stored.is_ok() {
-                            let why = "the invite was cancelled by its creator".to_string();
-                            self.delete(&mut rx, why).await;
+                        let why = "the invite was cancelled by its creator".to_string();
+                        if self.delete(&mut rx, why).await {
                             return;
                         }
                         if let Some(m) = self.members.iter().find(|m| m.conn.id == conn) {
@@ -600,16 +737,17 @@ impl Room {
                                 message: NOT_STORED.into(),
                             });
                         }
+                        self.send_full(conn, Event::Sync, Instant::now());
                     }
                 }
                 Some(RoomCmd::Act { conn, action }) => self.act(conn, action).await,
                 Some(RoomCmd::Shutdown { done }) => {
-                    let _ = self.save().await;
+                    self.stop().await;
                     let _ = done.send(());
                     return;
                 }
                 Some(RoomCmd::Handover { done }) => {
-                    let _ = self.save().await;
+                    self.stop().await;
                     for m in &self.members {
                         m.conn
                             .close_to_reconnect("the game moves to another server node");
@@ -621,8 +759,7 @@ impl Room {
             // A room nobody is in and whose clock does not run (finished,
             // or waiting for the friend) leaves memory; it stays stored and
             // is loaded again when someone asks for it.
-            if self.members.is_empty()
-                && matches!(self.status(), Status::Over | Status::Waiting)
+            if self.leaves_at().is_some_and(|t| t <= Instant::now())
                 && self.hub.retire(&self.code, self.instance, &rx)
             {
                 return;
@@ -630,13 +767,27 @@ impl Room {
         }
     }
 
+    /// A clean stop: what is due is stored, then the clock, stopped (the
+    /// downtime is charged to no one). If storing fails the clock stays
+    /// as last stored, running: the next start charges it the time this
+    /// server still ran (its heartbeat), so a verdict due is reached then.
+    async fn stop(&mut self) {
+        let now = Instant::now();
+        if self.settle(now).await {
+            let _ = self.save(now, true).await;
+        } else {
+            eprintln!(
+                "server: room {}: its clock's verdict could not be stored before stopping; the next start reaches it again",
+                self.code
+            );
+        }
+    }
+
     async fn attach(&mut self, conn: ConnHandle, how: Attach) -> Result<(), ServerMsg> {
         let now = Instant::now();
-        // A timeout that is due happens before anyone looks.
-        while let Some(event) = self.due(now) {
-            let _ = self.save().await;
-            self.broadcast(event);
-        }
+        // A timeout that is due happens before anyone looks (if it can be
+        // stored; else the clock shows 0 until it is).
+        self.settle(now).await;
         let refuse = |(code, reason): Refused| refused(code, reason);
         match how {
             Attach::Watch => {
@@ -720,7 +871,7 @@ impl Room {
                 self.meta.join_key = None;
                 self.meta.remaining_ms = self.meta.clock_ms;
                 self.start_clock(now);
-                if self.save().await.is_err() {
+                if self.save(now, false).await.is_err() {
                     self.restore(before);
                     return Err(ServerMsg::Error {
                         code: crate::protocol::online::ErrorCode::Server,
@@ -749,10 +900,7 @@ impl Room {
 
     async fn act(&mut self, conn: u64, action: Action) {
         let now = Instant::now();
-        while let Some(event) = self.due(now) {
-            let _ = self.save().await;
-            self.broadcast(event);
-        }
+        let settled = self.settle(now).await;
         let Some(member) = self.members.iter().find(|m| m.conn.id == conn) else {
             return;
         };
@@ -763,19 +911,34 @@ impl Room {
                 return;
             }
             (_, None) => Err(no(Refusal::Spectator, "spectators cannot play")),
+            // A verdict of the clock is due but not stored: nothing else
+            // happens before it.
+            (_, Some(_)) if !settled => {
+                handle.send(&ServerMsg::Error {
+                    code: crate::protocol::online::ErrorCode::Server,
+                    message: NOT_STORED.into(),
+                });
+                self.send_full(conn, Event::Sync, now);
+                return;
+            }
             (action, Some(p)) => {
                 let before = self.snapshot(matches!(action, Action::Rematch));
                 let result = self.apply(self.side_of(p), action, now);
-                if result.is_ok() && self.save().await.is_err() {
-                    // Not stored, so not done: the player keeps the state
-                    // they had, and nobody else hears of it.
-                    self.restore(before);
-                    handle.send(&ServerMsg::Error {
-                        code: crate::protocol::online::ErrorCode::Server,
-                        message: NOT_STORED.into(),
-                    });
-                    self.send_full(conn, Event::Sync, now);
-                    return;
+                if result.is_ok() {
+                    if let Err(e) = self.save(now, false).await {
+                        // Not stored, so not done: the player keeps the
+                        // state they had, and nobody else hears of it.
+                        self.restore(before);
+                        handle.send(&ServerMsg::Error {
+                            code: crate::protocol::online::ErrorCode::Server,
+                            message: NOT_STORED.into(),
+                        });
+                        self.send_full(conn, Event::Sync, now);
+                        if e.contains(PLY_TAKEN) {
+                            self.reload(now).await;
+                        }
+                        return;
+                    }
                 }
                 result
             }
@@ -962,5 +1125,194 @@ impl Room {
         self.saved_moves = 0;
         self.pause_until = None;
         self.start_clock(now);
+    }
+}
+
+/// The room's rules with the clock driven by an injected `now` (no task,
+/// no connection): the two rules of issue 33 no other test could fail.
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::any::Variant;
+    use crate::games::ataxx::AtaxxRules;
+    use crate::games::EndReason;
+
+    struct TestHost {
+        store: Store,
+        settings: Settings,
+    }
+
+    impl Host for TestHost {
+        fn settings(&self) -> Settings {
+            self.settings
+        }
+        fn store(&self) -> &Store {
+            &self.store
+        }
+        fn storage_result(&self, _: &str, _: &Result<(), String>) {}
+        fn retire(&self, _: &str, _: u64, _: &mpsc::Receiver<RoomCmd>) -> bool {
+            true
+        }
+    }
+
+    fn host(name: &str) -> (Arc<dyn Host>, std::path::PathBuf) {
+        let dir =
+            std::env::temp_dir().join(format!("stoneplay-room-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let host = TestHost {
+            store: Store::open(&dir).unwrap(),
+            settings: Settings {
+                waiting_ttl: Duration::from_secs(3600),
+                max_spectators: 10,
+                auto_resume: Duration::from_millis(2000),
+                pauses_per_player: 3,
+                finished_linger: Duration::from_secs(60),
+            },
+        };
+        (Arc::new(host), dir)
+    }
+
+    /// A started Territory Duel game (player 0 is First, to move) with
+    /// `clock_ms` on the clock, as the store would hold it.
+    fn started(clock_ms: u64) -> Stored {
+        let spec = Variant::Ataxx(AtaxxRules::default());
+        let live = AnyRecord::new(&spec);
+        Stored {
+            code: "ROOMROOMROOMROOM".into(),
+            meta: RoomMeta {
+                spec,
+                clock_ms,
+                tokens: [Some(ids::seal("a")), Some(ids::seal("b"))],
+                join_key: None,
+                creator_side: Side::First,
+                game_no: 1,
+                start: live.start_text(),
+                outcome: None,
+                remaining_ms: clock_ms,
+                paused_by: None,
+                pause_left_ms: 0,
+                pauses_left: [3, 3],
+                draw_offer: None,
+                offered_at: [None, None],
+                rematch: [false, false],
+                created_ms: now_ms(),
+                clock_saved_ms: None,
+            },
+            moves: Vec::new(),
+            ran_until_ms: None,
+        }
+    }
+
+    fn at(t0: Instant, ms: u64) -> Instant {
+        t0 + Duration::from_millis(ms)
+    }
+
+    /// Issue 33 (a): the side to move loses exactly at its deadline, not
+    /// a moment later (`<` in `due` fails this), and not a nanosecond before.
+    #[test]
+    fn the_clock_runs_out_exactly_at_the_deadline() {
+        let (hub, dir) = host("deadline");
+        let t0 = Instant::now();
+        let mut room = Room::new(hub, 1, started(1000), t0, now_ms()).unwrap();
+        assert_eq!(room.status(), Status::Playing);
+        assert_eq!(room.remaining(at(t0, 400)), 600);
+        let just_before = at(t0, 1000) - Duration::from_nanos(1);
+        assert_eq!(room.due(just_before), None);
+        assert_eq!(room.status(), Status::Playing);
+        assert_eq!(room.due(at(t0, 1000)), Some(Event::Timeout));
+        assert_eq!(room.status(), Status::Over);
+        let outcome = room.meta.outcome.unwrap();
+        assert_eq!(outcome.reason, EndReason::Timeout);
+        assert_eq!(outcome.winner, Some(Side::Second));
+        assert_eq!(room.meta.remaining_ms, 0);
+        assert_eq!(room.due(at(t0, 5000)), None, "one verdict");
+
+        // A pause ends by itself exactly when its time is up, too; the
+        // clock then starts from the time left when it was paused.
+        let (hub, _) = host("deadline-pause");
+        let mut room = Room::new(hub, 1, started(1000), t0, now_ms()).unwrap();
+        assert_eq!(
+            room.apply(Side::First, Action::Pause, at(t0, 300)),
+            Ok(Event::Paused)
+        );
+        let ends = at(t0, 300 + 2000);
+        assert_eq!(room.due(ends - Duration::from_nanos(1)), None);
+        assert_eq!(room.status(), Status::Paused);
+        assert_eq!(room.due(ends), Some(Event::AutoUnpaused));
+        assert_eq!(room.status(), Status::Playing);
+        assert_eq!(room.remaining(ends), 700);
+        let _ = std::fs::remove_dir_all(dir);
+    }
+
+    /// Issue 33 (b): the side that offered a draw can neither accept nor
+    /// decline its own offer; the game and the offer stay as they were.
+    #[test]
+    fn the_offerer_cannot_answer_its_own_draw_offer() {
+        let (hub, dir) = host("own-offer");
+        let t0 = Instant::now();
+        let mut room = Room::new(hub, 1, started(60_000), t0, now_ms()).unwrap();
+        assert_eq!(
+            room.apply(Side::First, Action::OfferDraw, t0),
+            Ok(Event::DrawOffered)
+        );
+        for accept in [true, false] {
+            let (code, _) = room
+                .apply(Side::First, Action::AnswerDraw(accept), t0)
+                .unwrap_err();
+            assert_eq!(code, Refusal::NoDrawOffer, "accept: {accept}");
+            assert_eq!(room.meta.draw_offer, Some(Side::First));
+            assert_eq!(room.meta.outcome, None);
+            assert_eq!(room.status(), Status::Playing);
+            assert!(room.moves.is_empty());
+        }
+        assert_eq!(
+            room.apply(Side::Second, Action::AnswerDraw(true), t0),
+            Ok(Event::DrawAgreed)
+        );
+        assert_eq!(room.meta.outcome.unwrap().reason, EndReason::Agreement);
+        let _ = std::fs::remove_dir_all(dir);
+    }
+
+    /// A clock saved running is charged, when loaded, the time its server
+    /// ran after the save; a clock already out is a verdict at once.
+    #[test]
+    fn a_loaded_clock_is_charged_the_time_its_server_ran() {
+        let (hub, dir) = host("charged");
+        let t0 = Instant::now();
+        let wall = now_ms();
+        // Saved by this server 100 ms ago.
+        let mut stored = started(1000);
+        stored.meta.clock_saved_ms = Some(wall - 100);
+        let room = Room::new(hub.clone(), 1, stored, t0, wall).unwrap();
+        assert_eq!(room.remaining(t0), 900);
+        // Saved by a server that ran 300 ms more, then was down for an
+        // hour: charged the 300 ms only.
+        let mut stored = started(1000);
+        stored.meta.clock_saved_ms = Some(wall - 3_600_300);
+        stored.ran_until_ms = Some(wall - 3_600_000);
+        let room = Room::new(hub.clone(), 1, stored, t0, wall).unwrap();
+        assert_eq!(room.remaining(t0), 700);
+        // That server ran past the deadline: out of time when loaded.
+        let mut stored = started(1000);
+        stored.meta.clock_saved_ms = Some(wall - 5000);
+        stored.ran_until_ms = Some(wall - 3000);
+        let mut room = Room::new(hub.clone(), 1, stored, t0, wall).unwrap();
+        assert_eq!(room.remaining(t0), 0);
+        assert_eq!(room.due(t0), Some(Event::Timeout));
+        // A paused game: its pause timer likewise.
+        let mut stored = started(1000);
+        stored.meta.paused_by = Some(Side::First);
+        stored.meta.pause_left_ms = 2000;
+        stored.meta.clock_saved_ms = Some(wall - 5000);
+        stored.ran_until_ms = Some(wall - 4500);
+        let mut room = Room::new(hub, 1, stored, t0, wall).unwrap();
+        assert_eq!(room.due(at(t0, 1499)), None);
+        assert_eq!(room.due(at(t0, 1500)), Some(Event::AutoUnpaused));
+        assert_eq!(
+            room.remaining(at(t0, 1500)),
+            1000,
+            "the move clock was stopped"
+        );
+        let _ = std::fs::remove_dir_all(dir);
     }
 }
