@@ -188,6 +188,10 @@ pub async fn run(socket: WebSocket, hub: Arc<Hub>, _ticket: Arc<Ticket>, peer: I
     ping.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     let mut last_heard = Instant::now();
     let opened = last_heard;
+    // Our own pings not yet answered: a pong answering one is free (the
+    // first ping goes out as the connection opens, so charging its answer
+    // would take a frame of every client's first burst).
+    let mut pings_unanswered: u32 = 0;
 
     let ending: Option<(u16, &'static str)> = loop {
         tokio::select! {
@@ -211,9 +215,14 @@ pub async fn run(socket: WebSocket, hub: Arc<Hub>, _ticket: Arc<Ticket>, peer: I
                     Message::Text(t) => Some(t),
                     Message::Binary(_) => None,
                     // Control frames spend the same budget (each costs a
-                    // wake-up, and a ping an answer): past it they are
-                    // dropped unanswered by us, and a client that keeps
-                    // going is closed like any other flood.
+                    // wake-up, and a ping an answer, which the WebSocket
+                    // library sends itself): a client that keeps going past
+                    // it is closed like any other flood. A pong answering
+                    // our own ping is free (above).
+                    Message::Pong(_) if pings_unanswered > 0 => {
+                        pings_unanswered -= 1;
+                        continue;
+                    }
                     Message::Ping(_) | Message::Pong(_) => match bucket.take(last_heard) {
                         Take::Ok | Take::Limited => continue,
                         Take::Abusive => break Some((close::POLICY, "rate limit")),
@@ -248,7 +257,9 @@ pub async fn run(socket: WebSocket, hub: Arc<Hub>, _ticket: Arc<Ticket>, peer: I
                 if !conn.hello && opened.elapsed() > cfg.ping_interval {
                     break Some((close::POLICY, "no hello"));
                 }
-                let _ = handle.out_ping();
+                if handle.out_ping() {
+                    pings_unanswered = pings_unanswered.saturating_add(1).min(2);
+                }
             }
             () = super::listen::stopped(&mut shutdown) => break Some((close::RESTART, "server restarting")),
         }
