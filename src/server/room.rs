@@ -32,7 +32,7 @@ use super::handle::{refused, ConnHandle};
 use super::ids;
 use super::store::{now_ms, RoomMeta, Store, Stored, PLY_TAKEN};
 use crate::games::any::AnyRecord;
-use crate::games::Side;
+use crate::games::{GameError, Illegal, Side};
 use crate::protocol::online::{
     ClockState, Event, GameState, Refusal, ServerMsg, Status, MAX_PLIES,
 };
@@ -163,7 +163,9 @@ struct Room {
     members: Vec<Member>,
 }
 
-type Refused = (Refusal, String);
+/// A refusal: its code, its English reason and, for an illegal move,
+/// its typed reason (sent as `why`).
+type Refused = (Refusal, String, Option<Illegal>);
 
 /// The room before an action: a write that fails puts it back, so what
 /// the players are shown is always what is stored.
@@ -183,7 +185,7 @@ pub const NOT_STORED: &str =
     "the server cannot store games right now, so this was not done: try again in a while";
 
 fn no(code: Refusal, reason: &str) -> Refused {
-    (code, reason.to_string())
+    (code, reason.to_string(), None)
 }
 
 fn ms(d: Duration) -> u64 {
@@ -788,7 +790,7 @@ impl Room {
         // A timeout that is due happens before anyone looks (if it can be
         // stored; else the clock shows 0 until it is).
         self.settle(now).await;
-        let refuse = |(code, reason): Refused| refused(code, reason);
+        let refuse = |(code, reason, _): Refused| refused(code, reason);
         match how {
             Attach::Watch => {
                 let watching = self.members.iter().filter(|m| m.player.is_none()).count();
@@ -945,8 +947,8 @@ impl Room {
         };
         match result {
             Ok(event) => self.broadcast(event),
-            Err((code, reason)) => {
-                handle.send(&refused(code, reason));
+            Err((code, reason, why)) => {
+                handle.send(&ServerMsg::Refused { code, reason, why });
                 self.send_full(conn, Event::Sync, now);
             }
         }
@@ -977,12 +979,16 @@ impl Room {
                     return Err((
                         Refusal::StalePly,
                         format!("the move is for ply {asked}, but {ply} moves have been played"),
+                        None,
                     ));
                 }
-                let played = self
-                    .live
-                    .play_text(&mv)
-                    .map_err(|e| (Refusal::IllegalMove, e.to_string()))?;
+                let played = self.live.play_text(&mv).map_err(|e| {
+                    let why = match &e {
+                        GameError::IllegalMove(why) => Some(*why),
+                        _ => None,
+                    };
+                    (Refusal::IllegalMove, e.to_string(), why)
+                })?;
                 // Mill: after closing a mill the same side removes a piece,
                 // in the same turn (no forced pass came between).
                 let same_turn = played.len() == 1 && self.live.to_move() == side;
@@ -1256,7 +1262,7 @@ mod tests {
             Ok(Event::DrawOffered)
         );
         for accept in [true, false] {
-            let (code, _) = room
+            let (code, _, _) = room
                 .apply(Side::First, Action::AnswerDraw(accept), t0)
                 .unwrap_err();
             assert_eq!(code, Refusal::NoDrawOffer, "accept: {accept}");
