@@ -5,7 +5,7 @@
 
 use stoneplay::client::moves::{
     move_count, move_count_any, move_of_ply, move_rows, move_text, next_move, numbered,
-    ply_after_move, Cell, MoveNo, Row,
+    ply_after_move, record_from_moves, Cell, MoveNo, Row,
 };
 use stoneplay::games::any::AnyRecord;
 use stoneplay::games::ataxx::{Ataxx, AtaxxRules};
@@ -191,4 +191,22 @@ fn a_game_from_the_second_side_numbers_its_first_move_one() {
     let record = Record::from_moves(start, ["f7", "b7"]).unwrap();
     assert_eq!(names(&record), vec![(1, Side::Second), (2, Side::First)]);
     assert_eq!(move_count(&record), 2);
+}
+
+#[test]
+fn a_move_that_cannot_be_played_is_numbered_as_the_list_would() {
+    // Import "1. a7 a7": the second a7 is Black's part of move 1 (the
+    // games layer counts it as the second action).
+    let start = Mill::start(&MillRules::default());
+    let e = record_from_moves(start, ["a7", "a7"]).unwrap_err();
+    assert_eq!((e.number, e.text.as_str()), (1, "a7"));
+    // After White's mill, the removal is still move 3; a bad one says so.
+    let e = record_from_moves(start, ["a7", "a1", "d7", "d1", "g7", "xg7"]).unwrap_err();
+    assert_eq!((e.number, e.text.as_str()), (3, "xg7"));
+    // Stones!: Black's unreadable reply to move 2.
+    let start = Stones::from_text("W:a1 B:a8 w", &StonesRules).unwrap();
+    let e = record_from_moves(start, ["a1-b2", "a8-b7", "b2-c3", "zz"]).unwrap_err();
+    assert_eq!(e.number, 2);
+    let ok = record_from_moves(start, ["a1-b2", "a8-b7"]).unwrap();
+    assert_eq!(ok, Record::from_moves(start, ["a1-b2", "a8-b7"]).unwrap());
 }

@@ -10,13 +10,14 @@
 //! side ("move 10, Black's f8-c5"). A Territory Duel pass is a side's move;
 //! a Mill removal is part of the move that closed the mill, not a move of
 //! its own. The review, the look-back line, Recent games, the graph's axis,
-//! hints, import problems and the export all take their numbers from
+//! hints, import and link problems ([`record_from_moves`]) and the export
+//! all take their numbers from
 //! [`move_rows`] through [`numbered`], [`move_of_ply`] and [`move_count`],
 //! so they cannot drift from what the list shows (tests/client_moves.rs
 //! checks them per game).
 
 use crate::games::any::AnyRecord;
-use crate::games::{Game, Record, Side};
+use crate::games::{Game, MoveListError, Record, Side};
 
 /// One cell of the move list: the move's text and how many moves have been
 /// played after it (the ply the board shows when the cell is pressed).
@@ -198,4 +199,26 @@ pub fn move_text<G: Game>(record: &Record<G>, m: &MoveNo, ply: usize) -> String 
         .iter()
         .map(ToString::to_string)
         .collect()
+}
+
+/// [`Record::from_moves`] for the page (an import, a link): a move that
+/// cannot be played is numbered as the move list would number it (its
+/// row: in `1. a7 a7` the second `a7` is move 1, Black's), not by its
+/// place among the actions.
+pub fn record_from_moves<G: Game, S: AsRef<str>>(
+    start: G,
+    moves: impl IntoIterator<Item = S>,
+) -> Result<Record<G>, MoveListError> {
+    let mut record = Record::new(start);
+    for m in moves {
+        let m = m.as_ref();
+        if let Err(error) = record.play_text(m) {
+            return Err(MoveListError {
+                number: next_move(&record).number,
+                text: m.to_string(),
+                error,
+            });
+        }
+    }
+    Ok(record)
 }

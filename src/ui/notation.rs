@@ -11,7 +11,7 @@
 
 use super::games::UiGame;
 use super::words::Problem;
-use crate::client::moves::move_rows;
+use crate::client::moves::{move_rows, record_from_moves};
 use crate::games::Record;
 
 /// The text of a game.
@@ -83,5 +83,5 @@ pub fn import<G: UiGame>(text: &str, rules: &G::Rules) -> Result<Record<G>, Prob
         Some(text) => G::from_text(&text, rules).map_err(|_| Problem::BadPosition(text))?,
         None => G::start(rules),
     };
-    Ok(Record::from_moves(pos, moves)?)
+    Ok(record_from_moves(pos, moves)?)
 }
