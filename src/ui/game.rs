@@ -271,7 +271,6 @@ pub fn GameScreen<G: UiGame>(
                 <ClockView clock=clock now=now active=clock_active over=is_over/>
             </TurnLine>
             <aside class="panel">
-                <LookBack line=lookback on_live=Callback::new(move |()| step.run(None))/>
                 <ThinkingLine thinking=play.thinking line=play.engine_line/>
                 <LocalControls on_new_game=on_new_game.unwrap_or(restart) paused=paused over=is_over
                     on_pause=Callback::new(move |()| play.toggle_pause())
@@ -286,6 +285,8 @@ pub fn GameScreen<G: UiGame>(
                     clock_secs=Signal::derive(move || game.with(|g| g.clock_secs()))
                     on_clock=Callback::new(move |secs| play.set_clock(secs))/>
                 <p class="notice" aria-live="polite" data-testid="notice">{move || notice.get().map(|n| n.get(lang.get()))}</p>
+                // Above the list and its arrows, where looking back starts.
+                <LookBack line=lookback on_live=Callback::new(move |()| step.run(None))/>
                 <MoveNav shown=shown_ply stops=Signal::derive(move || cells.with(|c| c.iter().map(|m| m.last_ply).collect::<Vec<_>>()))
                     live=live on_step=step/>
                 <MoveList rows=rows current=shown_ply
