@@ -24,11 +24,10 @@
 //! Adding a fourth game: its folder in `games/` (declared in
 //! `games/mod.rs`), one line below, its file in each layer above (declared
 //! in that layer's module: `ai/eval/`, `ai/uci/`, `ai/train/`,
-//! `client/games/`, `ui/games/`, `ui/board/`, `protocol/wire/`), its row
-//! in `ui/lazy.rs` (the page's wasm chunks, whose names must be written
-//! out) and its entries in `client/diagram.rs` (its rules pages'
-//! diagrams), the language tables and the CSS. A layer that lacks the
-//! game's impl fails to compile.
+//! `client/games/` (with its rules pages' diagrams), `ui/games/`,
+//! `ui/board/`, `protocol/wire/`), its row in `ui/lazy.rs` (the page's
+//! wasm chunks, whose names must be written out), the language tables
+//! and the CSS. A layer that lacks the game's impl fails to compile.
 //!
 //! A list as a macro rather than a trait object or a registry: the games
 //! are few and known when the crate is built, the search is generic over

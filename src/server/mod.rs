@@ -7,8 +7,11 @@
 //! WebSocket (parsing, rate limit, bounded outgoing queue); [`handle`] is
 //! a connection as rooms, the hub and the cluster hold it; [`hub`] holds
 //! what connections share (rooms in memory, the quick-match queue);
-//! [`room`] is one task per room (game, clock, pause timer, expiry,
-//! broadcast), which reaches the hub only through [`room::Host`];
+//! [`room`] is one task per room (its rules a plain [`room::Table`]; the
+//! task adds members, broadcast, storage and expiry), which reaches the
+//! hub only through [`room::Host`]; [`placement`] says where rooms are
+//! refereed and how quick matches pair: this server alone, or (feature
+//! `cluster`) a node of a cluster, `cluster`, on `pg`;
 //! [`store`] keeps rooms and moves in SQLite; [`limits`]
 //! counts per client address; [`ids`] makes codes and tokens. A room's game
 //! is a [`crate::games::any::AnyRecord`], driven by move text. The messages are
@@ -28,6 +31,7 @@ pub mod limits;
 pub mod listen;
 #[cfg(feature = "cluster")]
 pub mod pg;
+pub mod placement;
 pub mod room;
 pub mod store;
 pub mod web;
@@ -255,7 +259,9 @@ pub async fn start(mut config: Config) -> Result<Server, String> {
     #[cfg(feature = "cluster")]
     if let (Some(node), (Some(db), Some(bus))) = (node, urls) {
         match cluster::Cluster::start(&hub, node, &db, &bus).await {
-            Ok(c) => hub.set_cluster(c),
+            Ok(c) => {
+                hub.set_placement(Arc::new(c));
+            }
             Err(e) => {
                 hub.store.close().await;
                 return Err(e);

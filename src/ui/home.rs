@@ -160,7 +160,7 @@ pub fn Home() -> impl IntoView {
                 let title = tn!(
                     lang,
                     "home.recent_title",
-                    g.plies,
+                    saved_moves(&g),
                     game = game_title(lang, g.kind),
                     mode = saved_mode(lang, &g)
                 );
@@ -243,5 +243,15 @@ pub fn Home() -> impl IntoView {
             </section>
             {stats}
         </div>
+    }
+}
+
+/// How many moves a saved game has, as its move list numbers them (its
+/// rows: a Mill removal is part of its move), read from its link; the
+/// stored count of plies only if the link no longer reads.
+fn saved_moves(g: &SavedGame) -> usize {
+    match link::load_query(&g.query) {
+        Ok(Some(record)) => crate::client::moves::move_count_any(&record),
+        _ => g.plies,
     }
 }

@@ -14,6 +14,7 @@ use super::game::Opponent;
 use super::games::{GameKind, UiGame};
 use super::words::{position_why, Problem};
 use crate::ai::Level;
+use crate::client::moves::record_from_moves;
 use crate::games::any::AnyRecord;
 use crate::games::mill::{Mill, MillRules};
 use crate::games::{Mode, Record, Side};
@@ -94,7 +95,7 @@ pub fn load<G: UiGame>(params: &[(String, String)]) -> Result<Record<G>, Problem
         None => G::start(&rules),
     };
     let moves = param(params, "moves").unwrap_or("");
-    Ok(Record::from_moves(
+    Ok(record_from_moves(
         start,
         moves.split('.').filter(|m| !m.is_empty()),
     )?)

@@ -1,5 +1,6 @@
 //! Territory Duel in the client layer.
 
+use crate::client::diagram::{Diagram, Diagrams, Shown};
 use crate::client::ending::{Ending, Ends};
 use crate::client::mark::{Mark, Marks};
 use crate::games::ataxx::{Ataxx, AtaxxMove, JUMP_LIMIT};
@@ -56,4 +57,32 @@ impl Marks for Ataxx {
             AtaxxMove::Jump { from, to } => Mark::travel(from, to),
         }
     }
+}
+
+/// The rules pages' diagrams (see [`crate::client::diagram`]).
+impl Diagrams for Ataxx {
+    const DIAGRAMS: &'static [Diagram] = &[
+        // Territory Duel: a clone and a jump from the start, then a jump that flips.
+        Diagram {
+            game: GameKind::Ataxx,
+            caption: "rules.ataxx.s2.d1",
+            position: "x5o/7/7/7/7/7/o5x x 0 1",
+            moves: &["b6"],
+            shown: Shown::After,
+        },
+        Diagram {
+            game: GameKind::Ataxx,
+            caption: "rules.ataxx.s2.d2",
+            position: "x5o/7/7/7/7/7/o5x x 0 1",
+            moves: &["a7c5"],
+            shown: Shown::After,
+        },
+        Diagram {
+            game: GameKind::Ataxx,
+            caption: "rules.ataxx.s2.d3",
+            position: "7/5o1/2oo3/4o2/7/1x5/x6 x 0 1",
+            moves: &["b2d4"],
+            shown: Shown::After,
+        },
+    ];
 }

@@ -1,5 +1,6 @@
 //! Mill in the client layer.
 
+use crate::client::diagram::{Diagram, Diagrams, Shown};
 use crate::client::ending::{Ending, Ends};
 use crate::client::mark::{Mark, Marks};
 use crate::games::mill::{Mill, MillMove};
@@ -28,4 +29,32 @@ impl Marks for Mill {
             MillMove::Remove(p) => Mark::remove(p),
         }
     }
+}
+
+/// The rules pages' diagrams (see [`crate::client::diagram`]).
+impl Diagrams for Mill {
+    const DIAGRAMS: &'static [Diagram] = &[
+        // Mill (Nine Men's Morris): flying; a slide that closes a mill; a removal.
+        Diagram {
+            game: GameKind::Mill,
+            caption: "rules.mill.s2.d1",
+            position: "**@****@/O**@**O*/@**O*@*@ w m s 3 0 6 0 0 0 0 0 0 0 0 6 20",
+            moves: &["g1-b6"],
+            shown: Shown::After,
+        },
+        Diagram {
+            game: GameKind::Mill,
+            caption: "rules.mill.s3.d1",
+            position: "**@*****/@*O*O*O*/@@*@*O*O w m s 5 0 5 0 0 0 0 0 0 0 0 6 20",
+            moves: &["b4-a4"],
+            shown: Shown::After,
+        },
+        Diagram {
+            game: GameKind::Mill,
+            caption: "rules.mill.s3.d2",
+            position: "***O**@*/*O**O*O@/*@@@O**@ w m s 5 0 6 0 0 0 0 0 0 0 0 6 20",
+            moves: &["e3-d3", "xb6"],
+            shown: Shown::Before,
+        },
+    ];
 }

@@ -1,5 +1,6 @@
 //! Stones! in the client layer.
 
+use crate::client::diagram::{Diagram, Diagrams, Shown};
 use crate::client::ending::{Ending, Ends};
 use crate::client::mark::{Mark, Marks};
 use crate::games::stones::Stones;
@@ -47,4 +48,32 @@ impl Marks for Stones {
     fn mark(mv: crate::games::stones::StonesMove) -> Mark {
         Mark::travel(mv.from, mv.to)
     }
+}
+
+/// The rules pages' diagrams (see [`crate::client::diagram`]).
+impl Diagrams for Stones {
+    const DIAGRAMS: &'static [Diagram] = &[
+        // Stones!: a slide; a jump that pins an opponent, one that frees an ally.
+        Diagram {
+            game: GameKind::Stones,
+            caption: "rules.stones.s2.d1",
+            position: "W:a1,b2,c3,e1,g1 B:b8,d6,e7,f8,h8 w",
+            moves: &["c3-e5"],
+            shown: Shown::After,
+        },
+        Diagram {
+            game: GameKind::Stones,
+            caption: "rules.stones.s3.d1",
+            position: "W:a1,c3,e1,g2 B:b7,d8,f6,h8 w",
+            moves: &["c3xf6-g7"],
+            shown: Shown::After,
+        },
+        Diagram {
+            game: GameKind::Stones,
+            caption: "rules.stones.s3.d2",
+            position: "W:c1,d4,e5*,g2 B:b7,d6,g5,h8 w",
+            moves: &["d4xe5-f6"],
+            shown: Shown::After,
+        },
+    ];
 }
