@@ -1,10 +1,11 @@
 //! One test (or more) per rule of `shared/rules/territory-duel.md`, plus
 //! notation round-trips and every kind of bad input.
 
+use stoneplay::games::ataxx::AtaxxIllegal;
 use stoneplay::games::ataxx::{
     parse_square, square_name, Ataxx, AtaxxMove, AtaxxRules, NoMoveRule, Square, START_FEN,
 };
-use stoneplay::games::{EndReason, Game, GameError, Outcome, Record, Side};
+use stoneplay::games::{EndReason, Game, GameError, Illegal, Outcome, Record, Side};
 
 const PASS: AtaxxRules = AtaxxRules {
     no_move: NoMoveRule::Pass,
@@ -810,7 +811,11 @@ fn play_rejects_illegal_moves_and_moves_after_the_end() {
     let e = p.play(mv("d4")).unwrap_err();
     assert_eq!(
         e,
-        GameError::IllegalMove("d4 is not legal here".to_string())
+        GameError::IllegalMove(Illegal::Ataxx(AtaxxIllegal::Alone { to: sq("d4") }))
+    );
+    assert_eq!(
+        e.to_string(),
+        "illegal move: no piece of the side to move stands next to d4"
     );
     // Moves built in code with squares off the board are illegal, not a panic.
     assert!(p.play(AtaxxMove::Clone { to: 49 }).is_err());

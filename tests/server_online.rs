@@ -11,10 +11,10 @@ use std::time::Duration;
 use common::{data_dir, eventually, seat, state, Seat, Table, WAIT};
 
 use stoneplay::games::any::{AnyRecord, Variant};
-use stoneplay::games::ataxx::{AtaxxRules, NoMoveRule};
+use stoneplay::games::ataxx::{parse_square, AtaxxIllegal, AtaxxRules, NoMoveRule};
 use stoneplay::games::mill::{MillRules, Preset};
 use stoneplay::games::stones::StonesRules;
-use stoneplay::games::{EndReason, Side};
+use stoneplay::games::{EndReason, Illegal, Side};
 use stoneplay::protocol::online::{
     ClientMsg, ErrorCode, Event, GameState, Refusal, ServerMsg, SideChoice, Status,
     MAX_MESSAGE_BYTES,
@@ -39,7 +39,9 @@ async fn start(name: &str) -> (Server, PathBuf) {
 /// The next message must be `refused` with `code`, followed by a state.
 async fn refused(c: &mut Client, code: Refusal) -> GameState {
     match c.recv(WAIT).await.expect("an answer") {
-        ServerMsg::Refused { code: got, reason } => {
+        ServerMsg::Refused {
+            code: got, reason, ..
+        } => {
             assert_eq!(got, code, "refused for {reason}");
             assert!(!reason.is_empty());
         }
@@ -132,6 +134,71 @@ async fn mill_full_game() {
     assert!(end.outcome.is_some());
     let end = full_game(Variant::Mill(Preset::LaskerMorris.rules()), 4).await;
     assert!(end.outcome.is_some());
+}
+
+/// Issue 36: the refusal of an illegal move carries its typed reason as
+/// `why` (its code, `ataxx.occupied:a1`) beside the English `reason`, as
+/// the page's codec reads it; a refusal that is not about the move's
+/// legality has none.
+#[tokio::test]
+async fn an_illegal_move_is_refused_with_its_typed_reason() {
+    let (server, _dir) = start("refused-why").await;
+    let mut t = Table::new(
+        server.addr(),
+        Variant::Ataxx(AtaxxRules::default()),
+        60,
+        SideChoice::First,
+    )
+    .await;
+    let sq = |name: &str| parse_square(name).unwrap();
+    let cases = [
+        (
+            "a1",
+            AtaxxIllegal::Occupied { to: sq("a1") },
+            "illegal move: a1 is occupied",
+        ),
+        (
+            "d4",
+            AtaxxIllegal::Alone { to: sq("d4") },
+            "illegal move: no piece of the side to move stands next to d4",
+        ),
+        (
+            "g7e5",
+            AtaxxIllegal::NotYours { from: sq("g7") },
+            "illegal move: the piece on g7 belongs to the opponent",
+        ),
+    ];
+    for (mv, want, english) in &cases {
+        t.a.send(&ClientMsg::Move {
+            ply: 0,
+            mv: mv.to_string(),
+        })
+        .await
+        .unwrap();
+        match t.a.recv(WAIT).await.expect("an answer") {
+            ServerMsg::Refused { code, reason, why } => {
+                assert_eq!(code, Refusal::IllegalMove, "{mv}");
+                assert_eq!(why, Some(Illegal::Ataxx(*want)), "{mv}");
+                assert_eq!(reason, *english, "{mv}");
+            }
+            other => panic!("{mv}: expected refused, got {other:?}"),
+        }
+        assert_eq!(state(&mut t.a, None).await.event, Event::Sync);
+    }
+    // Not about the move: no typed reason.
+    t.b.send(&ClientMsg::Move {
+        ply: 0,
+        mv: "a2".into(),
+    })
+    .await
+    .unwrap();
+    match t.b.recv(WAIT).await.expect("an answer") {
+        ServerMsg::Refused { code, why, .. } => {
+            assert_eq!(code, Refusal::NotYourTurn);
+            assert_eq!(why, None);
+        }
+        other => panic!("expected refused, got {other:?}"),
+    }
 }
 
 #[tokio::test]

@@ -68,7 +68,7 @@ impl Diagram {
         let (last, before) = self
             .moves
             .split_last()
-            .ok_or_else(|| GameError::IllegalMove("a diagram needs a move".to_string()))?;
+            .ok_or_else(|| GameError::BadMove("a diagram needs a move".to_string()))?;
         for m in before {
             record.play_text(m)?;
         }

@@ -8,6 +8,7 @@
 
 pub mod any;
 pub mod bits;
+pub mod error;
 pub mod list;
 pub mod zobrist;
 
@@ -18,6 +19,7 @@ pub mod ataxx;
 pub mod mill;
 pub mod stones;
 
+pub use error::{Illegal, PositionError, PositionKind};
 pub use zobrist::splitmix64;
 
 use std::fmt;
@@ -221,15 +223,17 @@ impl Outcome {
 }
 
 /// Everything that can go wrong with user input: a position text, a move
-/// text or an illegal move. The message says what is wrong.
+/// text or an illegal move. An illegal move and an unreadable position are
+/// typed (see [`error`]) so that the page can word them in the player's
+/// language; `Display` is English, for the command line and logs.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum GameError {
     /// The position text could not be read.
-    BadPosition(String),
+    BadPosition(PositionError),
     /// The move text could not be read.
     BadMove(String),
-    /// The move is well formed but not legal here.
-    IllegalMove(String),
+    /// The move is well formed but not legal here: its game's reason.
+    IllegalMove(Illegal),
     /// The game is already over.
     GameOver,
     /// A rules option or preset name was not understood.
@@ -310,6 +314,9 @@ pub trait Game: Clone + PartialEq + fmt::Debug + Sized {
 
     /// Whose turn it is.
     fn side_to_move(&self) -> Side;
+    /// Why `mv` is not legal here (asked only of a move that is not, while
+    /// the game goes on): the reason [`Game::play`] refuses it with.
+    fn why_illegal(&self, mv: Self::Move) -> Illegal;
     /// Appends every legal move to `out` (which is cleared first). Empty
     /// exactly when the game is over by the position alone.
     fn legal_moves_into(&self, out: &mut Vec<Self::Move>);
@@ -368,7 +375,7 @@ pub trait Game: Clone + PartialEq + fmt::Debug + Sized {
             return Err(GameError::GameOver);
         }
         if !self.legal_moves().contains(&mv) {
-            return Err(GameError::IllegalMove(format!("{mv} is not legal here")));
+            return Err(GameError::IllegalMove(self.why_illegal(mv)));
         }
         self.play_unchecked(mv);
         Ok(())

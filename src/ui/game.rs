@@ -271,7 +271,8 @@ pub fn GameScreen<G: UiGame>(
                 <ClockView clock=clock now=now active=clock_active over=is_over/>
             </TurnLine>
             <aside class="panel">
-                <ThinkingLine thinking=play.thinking line=play.engine_line/>
+                <ThinkingLine thinking=play.thinking line=play.engine_line
+                    side=Signal::derive(move || G::side_name(lang.get(), record.with(|r| r.position().side_to_move())).to_string())/>
                 <LocalControls on_new_game=on_new_game.unwrap_or(restart) paused=paused over=is_over
                     on_pause=Callback::new(move |()| play.toggle_pause())
                     can_undo=Signal::derive(move || game.with(|g| g.can_undo()))

@@ -12,7 +12,7 @@
 
 use super::game::Opponent;
 use super::games::{GameKind, UiGame};
-use super::words::Problem;
+use super::words::{position_why, Problem};
 use crate::ai::Level;
 use crate::client::moves::record_from_moves;
 use crate::games::any::AnyRecord;
@@ -90,9 +90,8 @@ pub fn load<G: UiGame>(params: &[(String, String)]) -> Result<Record<G>, Problem
         rules
     };
     let start = match param(params, "pos") {
-        Some(text) => {
-            G::from_text(text, &rules).map_err(|_| Problem::BadPosition(text.to_string()))?
-        }
+        Some(text) => G::from_text(text, &rules)
+            .map_err(|e| Problem::BadPosition(text.to_string(), position_why(e)))?,
         None => G::start(&rules),
     };
     let moves = param(params, "moves").unwrap_or("");

@@ -126,7 +126,13 @@ pub fn App() -> impl IntoView {
 
     let (first, link_error) = match page_for(&location_query()) {
         Ok(p) => (p, None),
-        Err(e) => (Page::Home, Some(e)),
+        Err(e) => {
+            // The banner says what was wrong; the address no longer holds
+            // it, so a reload starts afresh instead of showing the error
+            // again (issue 36).
+            page::replace_query("");
+            (Page::Home, Some(e))
+        }
     };
     let page = RwSignal::new(first);
     let nav = Nav(page);
@@ -237,6 +243,7 @@ pub fn App() -> impl IntoView {
         {move || error.get().map(|e| view! {
             <div class="banner error" role="alert" data-testid="link-error">
                 <span>{move || t!(lang.get(), "link.error", problem = e.describe(lang.get()))}</span>
+                <button data-testid="start-afresh" on:click=move |_| { error.set(None); nav.go(Page::Home) }>{move || t!(lang.get(), "link.start_afresh")}</button>
                 <button on:click=move |_| error.set(None) aria-label=move || t!(lang.get(), "common.dismiss")>"✕"</button>
             </div>
         })}

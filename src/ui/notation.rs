@@ -10,7 +10,7 @@
 //! Mill accepts Sanmill's move lists (`a1-a4xd7`, or `xd7` on its own).
 
 use super::games::UiGame;
-use super::words::Problem;
+use super::words::{position_why, Problem};
 use crate::client::moves::{move_rows, record_from_moves};
 use crate::games::Record;
 
@@ -80,7 +80,9 @@ pub fn import<G: UiGame>(text: &str, rules: &G::Rules) -> Result<Record<G>, Prob
         }
     }
     let pos = match start {
-        Some(text) => G::from_text(&text, rules).map_err(|_| Problem::BadPosition(text))?,
+        Some(text) => {
+            G::from_text(&text, rules).map_err(|e| Problem::BadPosition(text, position_why(e)))?
+        }
         None => G::start(rules),
     };
     Ok(record_from_moves(pos, moves)?)

@@ -236,7 +236,11 @@ pub fn SettingsPanel(on_close: Callback<()>) -> impl IntoView {
             {toggle(|l| t!(l, "settings.flip"), "set-flip", |s| s.flip_board, |s, v| s.flip_board = v)}
             <OnlineServerSetting/>
             <p class="muted">{move || t!(lang.get(), "settings.note")}</p>
-            <button class="primary" data-testid="close-settings" on:click=move |_| on_close.run(())>{move || t!(lang.get(), "settings.done")}</button>
+            // A footer that stays in view while the panel scrolls: Done is
+            // reachable on a 360×740 phone without scrolling (issue 36).
+            <div class="settings-footer">
+                <button class="primary" data-testid="close-settings" on:click=move |_| on_close.run(())>{move || t!(lang.get(), "settings.done")}</button>
+            </div>
         </div>
     }
 }

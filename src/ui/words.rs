@@ -11,8 +11,8 @@ use crate::ai::Level;
 use crate::client::online::link::LinkError;
 use crate::games::ataxx::NoMoveRule;
 use crate::games::mill::Preset;
-use crate::games::{GameError, MoveListError};
-use crate::i18n::{text, Lang};
+use crate::games::{GameError, Illegal, MoveListError, PositionError, PositionKind};
+use crate::i18n::{fill, lookup, text, Lang};
 use crate::{key, t};
 
 /// The page's language, from context (English where there is none, e.g. a
@@ -100,8 +100,9 @@ pub enum Problem {
     },
     /// Mill options that do not make a playable game together.
     MillRules,
-    /// A start position that could not be read.
-    BadPosition(String),
+    /// A start position that could not be read, and why (when the
+    /// position text itself was at fault).
+    BadPosition(String, Option<PositionError>),
     /// Move `number` (from 1), written `text`, could not be played.
     Move {
         number: usize,
@@ -157,15 +158,25 @@ impl Problem {
                 t!(lang, "problem.mill_option", option = option, value = value)
             }
             Problem::MillRules => t!(lang, "problem.mill_rules").to_string(),
-            Problem::BadPosition(s) => t!(lang, "problem.bad_position", text = s),
+            Problem::BadPosition(s, None) => t!(lang, "problem.bad_position", text = s),
+            Problem::BadPosition(s, Some(why)) => t!(
+                lang,
+                "problem.bad_position_why",
+                text = s,
+                why = position_error(lang, why)
+            ),
             Problem::Move {
                 number,
                 text: mv,
                 error,
             } => match error {
-                GameError::IllegalMove(_) => {
-                    t!(lang, "problem.move_illegal", n = number, move = mv)
-                }
+                GameError::IllegalMove(why) => t!(
+                    lang,
+                    "problem.move_illegal_why",
+                    n = number,
+                    move = mv,
+                    why = illegal(lang, why)
+                ),
                 GameError::GameOver => {
                     t!(lang, "problem.move_after_end", n = number, move = mv)
                 }
@@ -186,5 +197,46 @@ fn link_error(lang: Lang, e: &LinkError) -> String {
         LinkError::BadKey(k) => t!(lang, "online.link.bad_key", key = k),
         LinkError::BadServer(s) => t!(lang, "online.link.bad_server", server = s),
         LinkError::Ambiguous => t!(lang, "online.link.ambiguous").to_string(),
+    }
+}
+
+/// Why a move is illegal, in `lang`, with its squares filled in: the
+/// text of its key `illegal.GAME.NAME` (tests/i18n.rs checks every
+/// reason of every game has one in all five tables), English as a last
+/// resort.
+pub fn illegal(lang: Lang, why: &Illegal) -> String {
+    let places = why.places();
+    let args: Vec<(&str, &dyn std::fmt::Display)> = places
+        .iter()
+        .map(|(name, place)| (*name, place as &dyn std::fmt::Display))
+        .collect();
+    match lookup(lang, &why.key()) {
+        Some(template) => fill(template, &args),
+        None => why.to_string(),
+    }
+}
+
+/// What is wrong with a position text, in `lang`: its kind's words, with
+/// the character, square or value found filled in.
+pub fn position_error(lang: Lang, why: &PositionError) -> String {
+    let template = lookup(lang, why.kind.key()).unwrap_or("{detail}");
+    let detail = why.detail.as_str();
+    match &why.kind {
+        PositionKind::Fields { found } => fill(template, &[("found", found), ("detail", &detail)]),
+        PositionKind::Char { found } => fill(template, &[("found", found), ("detail", &detail)]),
+        PositionKind::Square { found }
+        | PositionKind::Side { found }
+        | PositionKind::Number { found }
+        | PositionKind::Value { found } => fill(template, &[("found", found), ("detail", &detail)]),
+        PositionKind::Twice { at } => fill(template, &[("at", at), ("detail", &detail)]),
+        _ => fill(template, &[("detail", &detail)]),
+    }
+}
+
+/// The position error inside `e`, if the position text was at fault.
+pub fn position_why(e: GameError) -> Option<PositionError> {
+    match e {
+        GameError::BadPosition(why) => Some(why),
+        _ => None,
     }
 }

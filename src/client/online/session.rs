@@ -10,7 +10,7 @@
 //! brings the server's state back (`refused` is followed by `state`).
 
 use crate::games::any::Variant;
-use crate::games::Side;
+use crate::games::{Illegal, Side};
 use crate::protocol::online::{
     ClientMsg, ErrorCode, Event, GameState, Refusal, ServerMsg, SideChoice, Status,
     PROTOCOL_VERSION,
@@ -108,9 +108,11 @@ pub enum Halt {
 /// error, an opponent leaving), shown for a few seconds.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Flash {
+    /// `why` is an illegal move's typed reason, when the server sent one.
     Refused {
         code: Refusal,
         reason: String,
+        why: Option<Illegal>,
     },
     Error {
         code: ErrorCode,
@@ -395,7 +397,7 @@ impl OnlineSession {
                 self.taken_at = now - self.travel_time(state.clock.at_ms, now);
                 self.state = Some(state);
             }
-            ServerMsg::Refused { code, reason } => {
+            ServerMsg::Refused { code, reason, why } => {
                 self.pending = None;
                 let entering = !self.entered
                     && matches!(
@@ -419,7 +421,7 @@ impl OnlineSession {
                     self.intent = Intent::Idle;
                     out.push(Effect::Stop);
                 } else if !queue_noise {
-                    self.flash = Some((Flash::Refused { code, reason }, now));
+                    self.flash = Some((Flash::Refused { code, reason, why }, now));
                 }
             }
             ServerMsg::Error { code, message } => {
@@ -828,7 +830,11 @@ mod tests {
         let a = s.receive(
             ServerMsg::Refused {
                 code: Refusal::IllegalMove,
-                reason: "a1a3 is not legal here".into(),
+                reason: "illegal move: a3 is more than two squares from a1".into(),
+                why: Some(Illegal::Ataxx(crate::games::ataxx::AtaxxIllegal::TooFar {
+                    from: 0,
+                    to: 14,
+                })),
             },
             5.0,
         );
@@ -841,6 +847,7 @@ mod tests {
             s.flash_at(6.0, 4000.0),
             Some(Flash::Refused {
                 code: Refusal::IllegalMove,
+                why: Some(Illegal::Ataxx(_)),
                 ..
             })
         ));
@@ -884,6 +891,7 @@ mod tests {
             ServerMsg::Refused {
                 code: Refusal::NoSuchRoom,
                 reason: "no such room".into(),
+                why: None,
             },
             1.0,
         );
@@ -907,6 +915,7 @@ mod tests {
             ServerMsg::Refused {
                 code: Refusal::RoomFull,
                 reason: "full".into(),
+                why: None,
             },
             1.0,
         );

@@ -11,11 +11,13 @@
 
 pub mod board;
 mod fen;
+mod illegal;
 mod movegen;
 mod notation;
 pub mod uai;
 mod zobrist;
 
+pub use illegal::AtaxxIllegal;
 pub use notation::{parse_square, square_name};
 
 /// The game's slug in the list (links, files, commands), its English name
@@ -259,6 +261,10 @@ impl Game for Ataxx {
 
     fn side_to_move(&self) -> Side {
         self.side
+    }
+
+    fn why_illegal(&self, mv: AtaxxMove) -> crate::games::Illegal {
+        crate::games::Illegal::Ataxx(self.reason(mv))
     }
 
     /// Clones (one per target square), then jumps (origin, target); in pass

@@ -166,6 +166,10 @@ impl Game for UaiAtaxx {
         self.pos.side_to_move()
     }
 
+    fn why_illegal(&self, mv: AtaxxMove) -> crate::games::Illegal {
+        self.pos.why_illegal(mv)
+    }
+
     fn legal_moves_into(&self, out: &mut Vec<AtaxxMove>) {
         if self.uai() && self.halfmoves >= HALFMOVE_LIMIT {
             out.clear();

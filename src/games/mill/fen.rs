@@ -10,17 +10,20 @@ use super::board::POINTS;
 use super::position::{Mill, Phase};
 use super::rules::{MillInPlacing, MillRules};
 use super::{point_name, Point};
-use crate::games::{GameError, Side};
+use crate::games::{GameError, PositionError, PositionKind, Side};
 
-fn bad(msg: impl Into<String>) -> GameError {
-    GameError::BadPosition(msg.into())
+fn bad(kind: PositionKind, msg: impl Into<String>) -> GameError {
+    GameError::BadPosition(PositionError::new(kind, msg))
 }
 
 fn num<T: std::str::FromStr>(field: &str, what: &str) -> Result<T, GameError> {
     field.parse().map_err(|_| {
-        bad(format!(
-            "{what} must be a non-negative number, not '{field}'"
-        ))
+        bad(
+            PositionKind::Number {
+                found: field.to_string(),
+            },
+            format!("{what} must be a non-negative number, not '{field}'"),
+        )
     })
 }
 
@@ -37,19 +40,25 @@ impl Mill {
         rules.validate()?;
         let f: Vec<&str> = text.split_whitespace().collect();
         if f.len() != 17 {
-            return Err(bad(format!(
-                "expected 17 fields (board, side, phase, action, 6 counts, 4 mill squares, \
+            return Err(bad(
+                PositionKind::Fields { found: f.len() },
+                format!(
+                    "expected 17 fields (board, side, phase, action, 6 counts, 4 mill squares, \
                  formed mills, ply counter, move number), found {}",
-                f.len()
-            )));
+                    f.len()
+                ),
+            ));
         }
         // 1. Board.
         let rings: Vec<&str> = f[0].split('/').collect();
         if rings.len() != 3 || rings.iter().any(|r| r.chars().count() != 8) {
-            return Err(bad(format!(
-                "the board must be three rings of 8 points separated by '/', not '{}'",
-                f[0]
-            )));
+            return Err(bad(
+                PositionKind::Board,
+                format!(
+                    "the board must be three rings of 8 points separated by '/', not '{}'",
+                    f[0]
+                ),
+            ));
         }
         let mut pieces = [0u32; 2];
         let mut marked = 0u32;
@@ -61,10 +70,13 @@ impl Mill {
                 'X' => marked |= b,
                 '*' => {}
                 _ => {
-                    return Err(bad(format!(
+                    return Err(bad(
+                        PositionKind::Char { found: c },
+                        format!(
                         "'{c}' on {} is not a point value (O white, @ black, * empty, X marked)",
                         point_name(p as Point)
-                    )))
+                    ),
+                    ))
                 }
             }
         }
@@ -72,15 +84,36 @@ impl Mill {
         let side = match f[1] {
             "w" => Side::First,
             "b" => Side::Second,
-            s => return Err(bad(format!("side to move must be w or b, not '{s}'"))),
+            s => {
+                return Err(bad(
+                    PositionKind::Side {
+                        found: s.to_string(),
+                    },
+                    format!("side to move must be w or b, not '{s}'"),
+                ))
+            }
         };
         let phase = match f[2] {
             "r" | "p" | "m" | "o" => f[2].as_bytes()[0] as char,
-            s => return Err(bad(format!("phase must be r, p, m or o, not '{s}'"))),
+            s => {
+                return Err(bad(
+                    PositionKind::Value {
+                        found: s.to_string(),
+                    },
+                    format!("phase must be r, p, m or o, not '{s}'"),
+                ))
+            }
         };
         let action = match f[3] {
             "p" | "s" | "r" => f[3].as_bytes()[0] as char,
-            s => return Err(bad(format!("action must be p, s or r, not '{s}'"))),
+            s => {
+                return Err(bad(
+                    PositionKind::Value {
+                        found: s.to_string(),
+                    },
+                    format!("action must be p, s or r, not '{s}'"),
+                ))
+            }
         };
         // 5. Counts.
         let on_w: u32 = num(f[4], "white on board")?;
@@ -95,13 +128,21 @@ impl Mill {
             "black mill from",
             "black mill to",
         ]) {
-            let v: i64 = f[i]
-                .parse()
-                .map_err(|_| bad(format!("{what} must be a number, not '{}'", f[i])))?;
+            let v: i64 = f[i].parse().map_err(|_| {
+                bad(
+                    PositionKind::Number {
+                        found: f[i].to_string(),
+                    },
+                    format!("{what} must be a number, not '{}'", f[i]),
+                )
+            })?;
             if !sanmill_square_ok(v) {
-                return Err(bad(format!(
-                    "{what} must be 0, -1 or a square 8..31, not {v}"
-                )));
+                return Err(bad(
+                    PositionKind::Number {
+                        found: v.to_string(),
+                    },
+                    format!("{what} must be 0, -1 or a square 8..31, not {v}"),
+                ));
             }
         }
         let formed_all: u64 = num(f[14], "formed mills")?;
@@ -110,24 +151,30 @@ impl Mill {
 
         let n = rules.pieces as u32;
         if pieces[0].count_ones() != on_w {
-            return Err(bad(format!(
-                "white on board says {on_w} but the board has {} white pieces",
-                pieces[0].count_ones()
-            )));
+            return Err(bad(
+                PositionKind::Inconsistent,
+                format!(
+                    "white on board says {on_w} but the board has {} white pieces",
+                    pieces[0].count_ones()
+                ),
+            ));
         }
         if pieces[1].count_ones() != on_b {
-            return Err(bad(format!(
-                "black on board says {on_b} but the board has {} black pieces",
-                pieces[1].count_ones()
-            )));
+            return Err(bad(
+                PositionKind::Inconsistent,
+                format!(
+                    "black on board says {on_b} but the board has {} black pieces",
+                    pieces[1].count_ones()
+                ),
+            ));
         }
         if on_w + hand_w > n {
-            return Err(bad(format!(
+            return Err(bad(PositionKind::Inconsistent, format!(
                 "white has {on_w} on board and {hand_w} in hand, more than the {n} pieces of these rules"
             )));
         }
         if on_b + hand_b > n {
-            return Err(bad(format!(
+            return Err(bad(PositionKind::Inconsistent, format!(
                 "black has {on_b} on board and {hand_b} in hand, more than the {n} pieces of these rules"
             )));
         }
@@ -136,35 +183,48 @@ impl Mill {
             Side::Second => (rem_b, rem_w),
         };
         if theirs != 0 {
-            return Err(bad("only the side to move can owe removals"));
+            return Err(bad(
+                PositionKind::Inconsistent,
+                "only the side to move can owe removals",
+            ));
         }
         let max_owed = if rules.remove_multiple { 3 } else { 1 };
         if mine > max_owed {
-            return Err(bad(format!(
-                "the side to move owes {mine} removals; at most {max_owed} under these rules"
-            )));
+            return Err(bad(
+                PositionKind::Inconsistent,
+                format!(
+                    "the side to move owes {mine} removals; at most {max_owed} under these rules"
+                ),
+            ));
         }
         let opp_on = if side == Side::First { on_b } else { on_w };
         if mine > opp_on {
-            return Err(bad(format!(
+            return Err(bad(PositionKind::Inconsistent, format!(
                 "the side to move owes {mine} removals but the opponent has only {opp_on} pieces on the board"
             )));
         }
         if (action == 'r') != (mine > 0) {
             return Err(bad(
+                PositionKind::Inconsistent,
                 "action r (remove) goes with a pending removal count, and only with it",
             ));
         }
         let placing = match phase {
             'm' => {
                 if hand_w + hand_b > 0 {
-                    return Err(bad("phase m (moving) but pieces are still in hand"));
+                    return Err(bad(
+                        PositionKind::Inconsistent,
+                        "phase m (moving) but pieces are still in hand",
+                    ));
                 }
                 false
             }
             'r' | 'p' => {
                 if hand_w + hand_b == 0 && mine == 0 {
-                    return Err(bad("phase p (placing) but no pieces are left in hand"));
+                    return Err(bad(
+                        PositionKind::Inconsistent,
+                        "phase p (placing) but no pieces are left in hand",
+                    ));
                 }
                 true
             }
@@ -172,19 +232,29 @@ impl Mill {
         };
         if marked != 0 {
             if rules.mill_in_placing != MillInPlacing::MarkAndDelay {
-                return Err(bad("marked points (X) need the mark-and-delay rule"));
+                return Err(bad(
+                    PositionKind::Inconsistent,
+                    "marked points (X) need the mark-and-delay rule",
+                ));
             }
             if !placing {
-                return Err(bad("marked points (X) exist only during placing"));
+                return Err(bad(
+                    PositionKind::Inconsistent,
+                    "marked points (X) exist only during placing",
+                ));
             }
         }
         let formed_w = (formed_all >> 32) as u32;
         let formed_b = formed_all as u32;
         if formed_w & 0xFF != 0 || formed_b & 0xFF != 0 {
-            return Err(bad("formed mills may only use squares 8..31"));
+            return Err(bad(
+                PositionKind::Inconsistent,
+                "formed mills may only use squares 8..31",
+            ));
         }
         if formed_all != 0 && !rules.one_time_mill {
             return Err(bad(
+                PositionKind::Inconsistent,
                 "formed mills must be 0 unless the one-time-mill rule is on",
             ));
         }
@@ -203,18 +273,23 @@ impl Mill {
         };
         if phase == 'r' && !m.untouched_start() {
             return Err(bad(
+                PositionKind::Inconsistent,
                 "phase r (ready) is only for the untouched start position",
             ));
         }
         let expected = m.action_char();
         if action != expected && m.must_remove == 0 {
-            return Err(bad(format!(
-                "action '{action}' does not fit the position (expected '{expected}')"
-            )));
+            return Err(bad(
+                PositionKind::Inconsistent,
+                format!("action '{action}' does not fit the position (expected '{expected}')"),
+            ));
         }
         m.settle();
         if phase == 'o' && m.outcome.is_none() {
-            return Err(bad("phase o (over) but the game is not finished"));
+            return Err(bad(
+                PositionKind::Inconsistent,
+                "phase o (over) but the game is not finished",
+            ));
         }
         Ok(m)
     }

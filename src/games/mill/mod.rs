@@ -50,6 +50,7 @@
 
 pub mod board;
 mod fen;
+mod illegal;
 mod movegen;
 pub mod position;
 pub mod rules;
@@ -61,6 +62,7 @@ use std::str::FromStr;
 use crate::games::GameError;
 
 pub use board::{adjacent, lines, parse_point, point_coords, point_name, Point, POINTS};
+pub use illegal::MillIllegal;
 pub use position::{Mill, Phase};
 pub use rules::{
     BoardFull, MillInPlacing, MillRules, Preset, RemoveFromMills, Stalemate, OPTION_NAMES,

@@ -3,11 +3,11 @@
 //! from popcounts alone, and why a move is not legal.
 
 use super::board::{side_bit, ADJ_MASKS, POINTS};
+use super::illegal::MillIllegal;
 use super::position::Mill;
 use super::rules::RemoveFromMills;
-use super::{point_name, MillMove, Point};
+use super::{MillMove, Point};
 use crate::games::bits::Bits;
-use crate::games::Side;
 
 impl Mill {
     /// The legal moves into `out` (cleared first): [`Game::legal_moves_into`].
@@ -122,51 +122,36 @@ impl Mill {
     }
 
     /// Why `mv` is not legal here (for error messages).
-    pub(super) fn why_illegal(&self, mv: MillMove) -> String {
-        let side = match self.side {
-            Side::First => "White",
-            Side::Second => "Black",
-        };
+    pub(super) fn reason(&self, mv: MillMove) -> MillIllegal {
+        use MillIllegal as R;
         match mv {
             _ if self.must_remove > 0 => match mv {
                 MillMove::Remove(p) => match self.piece_at(p) {
-                    None => format!("there is no piece on {} to remove", point_name(p)),
-                    Some(s) if s == self.side => {
-                        format!(
-                            "{} is your own piece; remove an opponent piece",
-                            point_name(p)
-                        )
-                    }
-                    Some(_) => format!(
-                        "{} stands in a mill and other opponent pieces do not",
-                        point_name(p)
-                    ),
+                    None => R::NothingOn { at: p },
+                    Some(s) if s == self.side => R::OwnPiece { at: p },
+                    Some(_) => R::InMill { at: p },
                 },
-                _ => format!("{side} must first remove an opponent piece (like xd7)"),
+                _ => R::MustRemove,
             },
-            MillMove::Remove(_) => "no mill was closed: there is nothing to remove".into(),
+            MillMove::Remove(_) => R::NoMill,
             MillMove::Place(p) => {
                 if !self.may_place() {
-                    format!("{side} has no pieces in hand to place")
+                    R::NoneInHand
                 } else if self.is_marked(p) {
-                    format!("{} is marked until placing ends", point_name(p))
+                    R::Marked { at: p }
                 } else {
-                    format!("{} is occupied", point_name(p))
+                    R::Occupied { at: p }
                 }
             }
             MillMove::Slide { from, to } => {
                 if !self.may_slide() {
-                    format!("{side} must place a piece while pieces are in hand")
+                    R::MustPlace
                 } else if self.piece_at(from) != Some(self.side) {
-                    format!("{side} has no piece on {}", point_name(from))
+                    R::NoPiece { from }
                 } else if self.empty() & side_bit(to) == 0 || to as usize >= POINTS {
-                    format!("{} is not empty", point_name(to))
+                    R::Occupied { at: to }
                 } else {
-                    format!(
-                        "{} is not adjacent to {} and {side} cannot fly",
-                        point_name(to),
-                        point_name(from)
-                    )
+                    R::NotAdjacent { from, to }
                 }
             }
         }

@@ -384,6 +384,10 @@ impl Game for Mill {
         self.side
     }
 
+    fn why_illegal(&self, mv: MillMove) -> crate::games::Illegal {
+        crate::games::Illegal::Mill(self.reason(mv))
+    }
+
     fn legal_moves_into(&self, out: &mut Vec<MillMove>) {
         self.generate(out);
     }
@@ -416,10 +420,7 @@ impl Game for Mill {
             return Err(GameError::GameOver);
         }
         if !self.legal_moves().contains(&mv) {
-            return Err(GameError::IllegalMove(format!(
-                "{mv}: {}",
-                self.why_illegal(mv)
-            )));
+            return Err(GameError::IllegalMove(self.why_illegal(mv)));
         }
         self.play_unchecked(mv);
         Ok(())

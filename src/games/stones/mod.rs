@@ -18,9 +18,11 @@
 //!   a jump from the same square never land on the same square); the jumped
 //!   square is still part of the move and is checked by `play`.
 
+mod illegal;
 pub mod notation;
 mod zobrist;
 
+pub use illegal::StonesIllegal;
 pub use notation::{parse_square, square_name};
 
 /// The game's slug in the list (links, files, commands) and its English
@@ -31,7 +33,7 @@ pub const TAGLINE: &str = "Race your stones home; jumping pins and frees.";
 pub const OTHER_NAMES: &[&str] = &[];
 
 use super::bits::Bits;
-use super::{EndReason, Game, GameError, Outcome, Side};
+use super::{EndReason, Game, GameError, Outcome, PositionError, PositionKind, Side};
 
 /// A square index, `rank * 8 + file`: a1 = 0, h1 = 7, a8 = 56, h8 = 63.
 pub type Square = u8;
@@ -102,14 +104,16 @@ impl Stones {
     /// Builds a position from bitboards, or says why they are inconsistent.
     fn from_parts(white: u64, black: u64, pinned: u64, side: Side) -> Result<Self, GameError> {
         if white & black != 0 {
-            return Err(GameError::BadPosition(
-                "a square holds both a white and a black stone".into(),
-            ));
+            return Err(GameError::BadPosition(PositionError::new(
+                PositionKind::Inconsistent,
+                "a square holds both a white and a black stone",
+            )));
         }
         if pinned & !(white | black) != 0 {
-            return Err(GameError::BadPosition(
-                "a pinned mark on an empty square".into(),
-            ));
+            return Err(GameError::BadPosition(PositionError::new(
+                PositionKind::Inconsistent,
+                "a pinned mark on an empty square",
+            )));
         }
         Ok(Stones {
             white,
@@ -312,6 +316,10 @@ impl Game for Stones {
         self.side
     }
 
+    fn why_illegal(&self, mv: StonesMove) -> crate::games::Illegal {
+        crate::games::Illegal::Stones(self.reason(mv))
+    }
+
     fn legal_moves_into(&self, out: &mut Vec<StonesMove>) {
         out.clear();
         for from in Bits(self.stones_of(self.side) & !self.pinned) {
@@ -394,20 +402,6 @@ impl Game for Stones {
         if self.outcome().is_some() {
             return Err(GameError::GameOver);
         }
-        if mv.from >= 64 || mv.to >= 64 || mv.jumped.is_some_and(|j| j >= 64) {
-            return Err(GameError::IllegalMove(
-                "a square of the move is off the board".into(),
-            ));
-        }
-        let from = square_name(mv.from);
-        let reason = match self.stone_at(mv.from) {
-            None => format!("there is no stone on {from}"),
-            Some((owner, _)) if owner != self.side => {
-                format!("the stone on {from} belongs to the opponent")
-            }
-            Some((_, true)) => format!("the stone on {from} is pinned and cannot move"),
-            Some(_) => format!("{mv} is not a legal move of the stone on {from}"),
-        };
-        Err(GameError::IllegalMove(reason))
+        Err(GameError::IllegalMove(self.why_illegal(mv)))
     }
 }

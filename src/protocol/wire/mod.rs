@@ -207,6 +207,10 @@ impl ServerMsg {
                 "refused" => ServerMsg::Refused {
                     code: f.req("code")?,
                     reason: f.req("reason")?,
+                    why: f
+                        .req::<Option<String>>("why")?
+                        .as_deref()
+                        .and_then(crate::games::Illegal::from_code),
                 },
                 "error" => ServerMsg::Error {
                     code: f.req("code")?,
@@ -477,6 +481,18 @@ mod tests {
                 4 => ServerMsg::Refused {
                     code: self.pick(&[Refusal::NoSuchRoom, Refusal::StalePly, Refusal::Full]),
                     reason: self.text(),
+                    why: self.opt(|r| {
+                        use crate::games::ataxx::AtaxxIllegal;
+                        use crate::games::mill::MillIllegal;
+                        use crate::games::stones::StonesIllegal;
+                        use crate::games::Illegal;
+                        r.pick(&[
+                            Illegal::Ataxx(AtaxxIllegal::TooFar { from: 8, to: 40 }),
+                            Illegal::Ataxx(AtaxxIllegal::MustPass),
+                            Illegal::Stones(StonesIllegal::Pinned { from: 27 }),
+                            Illegal::Mill(MillIllegal::NotAdjacent { from: 0, to: 9 }),
+                        ])
+                    }),
                 },
                 5 => ServerMsg::Error {
                     code: self.pick(&[ErrorCode::Version, ErrorCode::BadJson, ErrorCode::Server]),

@@ -20,8 +20,10 @@ use std::time::Duration;
 use tokio::time::Instant;
 
 use crate::games::any::AnyRecord;
-use crate::games::{GameError, Side};
-use crate::protocol::online::{ClockState, Event, GameState, Refusal, Status, MAX_PLIES};
+use crate::games::{GameError, Illegal, Side};
+use crate::protocol::online::{
+    ClockState, Event, GameState, Refusal, ServerMsg, Status, MAX_PLIES,
+};
 use crate::server::store::RoomMeta;
 
 /// What a member of the room asks for (also sent between cluster nodes).
@@ -71,6 +73,24 @@ impl Refused {
         match self {
             Refused::Rule(_, reason) => reason.clone(),
             Refused::Illegal(e) => e.to_string(),
+        }
+    }
+
+    /// The game's typed reason for an illegal move (sent as `why`, so the
+    /// page can say it in the player's language).
+    pub fn why(&self) -> Option<Illegal> {
+        match self {
+            Refused::Illegal(GameError::IllegalMove(why)) => Some(*why),
+            _ => None,
+        }
+    }
+
+    /// The message that tells the player.
+    pub fn message(&self) -> ServerMsg {
+        ServerMsg::Refused {
+            code: self.code(),
+            reason: self.reason(),
+            why: self.why(),
         }
     }
 }

@@ -607,7 +607,7 @@ impl Room {
         match result {
             Ok(event) => self.broadcast(event),
             Err(r) => {
-                handle.send(&refused(r.code(), r.reason()));
+                handle.send(&r.message());
                 self.send_full(conn, Event::Sync, now);
             }
         }

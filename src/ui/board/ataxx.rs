@@ -79,12 +79,16 @@ fn arrival(record: &Record<Ataxx>, picked: Option<Picked>, grid: Grid) -> Option
 
 /// The move that puts the piece on `from` onto `to`, if there is one.
 fn move_between(pos: &Ataxx, from: Square, to: Square) -> Option<AtaxxMove> {
-    if has(pos.clone_targets(from), to) {
-        Some(AtaxxMove::Clone { to })
-    } else if has(pos.jump_targets(from), to) {
-        Some(AtaxxMove::Jump { from, to })
-    } else {
+    if from == to || pos.piece_at(to) == Some(pos.side_to_move()) {
+        // The piece itself, or another one to select instead.
         None
+    } else if has(pos.clone_targets(from), to) {
+        Some(AtaxxMove::Clone { to })
+    } else {
+        // A jump, or a press where the piece cannot go: played all the
+        // same, so the game refuses it and the notice line says why
+        // ("f5 is more than two squares from b2", issue 36).
+        Some(AtaxxMove::Jump { from, to })
     }
 }
 

@@ -292,20 +292,18 @@ impl<G: UiGame> Play<G> {
     pub fn time_up(self, now: f64) {
         let mut loser = None;
         self.game.update(|g| loser = g.tick(now));
-        let Some(loser) = loser else { return };
+        if loser.is_none() {
+            return;
+        }
         self.stop_thinking();
         if let Some((pos, outcome)) = self
             .record
             .with_untracked(|r| r.outcome().map(|o| (r.position().clone(), o)))
         {
-            self.notice.set(Some(Text::new(move |l| {
-                t!(
-                    l,
-                    "notice.timeout",
-                    side = G::side_name(l, loser),
-                    result = describe_outcome(l, &pos, outcome)
-                )
-            })));
+            // The result line says who ran out of time and who wins
+            // ("O ran out of time — X wins."): said once (issue 36).
+            self.notice
+                .set(Some(Text::new(move |l| describe_outcome(l, &pos, outcome))));
         }
     }
 

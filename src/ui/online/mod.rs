@@ -15,6 +15,7 @@
 
 pub mod cards;
 pub mod panel;
+pub mod probe;
 pub mod room;
 pub mod seats;
 pub mod setup;
@@ -166,7 +167,12 @@ pub fn OnlinePage(
 
     let body = move || {
         match shown.get() {
-        Showing::Setup => setup.run((driver, server.get_value())),
+        // The setup says up front when the server cannot be reached.
+        Showing::Setup => view! {
+            <probe::ServerProbe server=server.get_value()/>
+            {setup.run((driver, server.get_value()))}
+        }
+        .into_any(),
         Showing::Connecting => view! {
             <div class="online-card" data-testid="online-connecting">
                 <h2>{move || t!(lang.get(), "online.title")}</h2>

@@ -136,7 +136,12 @@ impl Room {
         let (t_now, lang, side_name) = (self.now.get(), self.lang.get(), self.side_name);
         self.driver.session.with(|s| {
             s.flash_at(t_now, FLASH_MS).map(|f| match f {
-                Flash::Refused { code, reason } => text::refusal(lang, *code, reason),
+                Flash::Refused { why: Some(why), .. } => t!(
+                    lang,
+                    "online.refusal.illegal_move",
+                    reason = crate::ui::words::illegal(lang, why)
+                ),
+                Flash::Refused { code, reason, .. } => text::refusal(lang, *code, reason),
                 Flash::Error { code, message } => text::error(lang, *code, message),
                 Flash::Presence { side, connected } => {
                     let theirs = s.you().is_some();
