@@ -97,7 +97,9 @@ test('the online setup screen follows a language switch', async () => {
   assert.equal(await clock30.textContent(), fill(tr.get('online.clock_seconds.other'), { n: 30 }));
   assert.equal(await page.locator('[data-testid=online-side]').getAttribute('aria-label'), tr.get('online.side_aria'));
   assert.equal(await page.evaluate(() => window.stillTheSamePage), true, 'no reload');
-  assert.deepEqual(errors, []);
+  // The setup looks at the server as it opens (issue 36); this test's
+  // static server has none, so that look fails, as the page then says.
+  assert.deepEqual(errors.filter((e) => !/WebSocket connection to .* failed/.test(e)), []);
   await context.close();
 });
 

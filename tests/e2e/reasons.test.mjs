@@ -32,7 +32,8 @@ test('an illegal move says why in the player\'s language, the squares filled in'
   await clickPt(uz.page, 'd6');
   await uz.page.locator('[data-point=d6] .piece').waitFor();
   await clickPt(uz.page, 'd6');
-  assert.equal(await notice(uz.page), '2-yurish (d6) qoidaga zid: d6 nuqtasi band');
+  // Black's half of move 1, as the move list numbers it.
+  assert.equal(await notice(uz.page), '1-yurish (d6) qoidaga zid: d6 nuqtasi band');
   assert.equal(await uz.page.locator('.movelist .mv').count(), 1, 'nothing was played');
   assert.deepEqual(uz.errors, []);
   await uz.context.close();

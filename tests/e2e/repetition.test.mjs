@@ -38,9 +38,11 @@ test('a third occurrence is won by the side with more pieces: O wins, with the r
   assert.equal(points.length, 9, 'the start and eight moves');
   const lastY = Number(points.at(-1).split(',')[1]);
   assert.ok(lastY > zero + 1, `the final position is scored for O: y ${lastY}, zero line ${zero}`);
-  // Stepping back through the moves is review: the game stays over, won by O.
+  // Stepping back through the moves is looking back (issue 36): the
+  // status describes the position shown, under a line that says so.
   await page.locator('[data-testid=undo]').click();
-  assert.equal(await status(page), VERDICT);
+  assert.match(await page.locator('[data-testid=lookback-line]').textContent(), /Looking back at move 4 of 4/);
+  assert.equal(await status(page), 'O to move');
 
   assert.deepEqual(errors, []);
   await context.close();
