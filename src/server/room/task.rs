@@ -284,7 +284,7 @@ impl Room {
                 "your friend has joined: the invite is taken",
             ),
         };
-        member.conn.send(&refused(why.code(), why.reason()));
+        member.conn.send(&why.message());
         self.send_full(conn, Event::Sync, Instant::now());
         false
     }
@@ -456,7 +456,7 @@ impl Room {
         // A timeout that is due happens before anyone looks (if it can be
         // stored; else the clock shows 0 until it is).
         self.settle(now).await;
-        let refuse = |r: Refused| refused(r.code(), r.reason());
+        let refuse = |r: Refused| r.message();
         match how {
             Attach::Watch => {
                 let watching = self.members.iter().filter(|m| m.player.is_none()).count();
