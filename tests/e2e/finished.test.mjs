@@ -35,6 +35,24 @@ async function waitMoves(page, list) {
 
 const PLAYED = ['b6', 'b2', 'a7a5', 'a3'];
 
+// The main thread's long tasks (over 50 ms), from the moment `watchLong`
+// is called on a page (again after each load): printed with the test's
+// output as a figure, not asserted (this machine's load varies).
+const LONG = () => {
+  window.__long = [];
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) window.__long.push(Math.round(e.duration));
+  }).observe({ type: 'longtask' });
+};
+const long = [];
+async function watchLong(p) {
+  await p.page.evaluate(LONG);
+}
+async function keepLong(p, what) {
+  const found = await p.page.evaluate(() => window.__long.splice(0));
+  long.push(...found.map((ms) => `${what}: ${ms} ms`));
+}
+
 test('a finished online game: stepped through, reviewed with the graph, in Recent games, and its link read-only for anyone', async () => {
   // A creates a game as X; B takes the invite.
   const a = await openPage(browser, `${game.url}?online`);
@@ -61,6 +79,8 @@ test('a finished online game: stepped through, reviewed with the graph, in Recen
   await waitMoves(a.page, PLAYED);
 
   // A resigns.
+  await watchLong(a);
+  await watchLong(b);
   await tid(a.page, 'resign').click();
   await tid(a.page, 'resign-yes').click();
   await tid(a.page, 'result').waitFor();
@@ -68,6 +88,8 @@ test('a finished online game: stepped through, reviewed with the graph, in Recen
   assert.match(await text(b.page, 'result'), /You won!/);
   assert.match(await text(a.page, 'result'), /Review this game/, 'the result card offers the review');
 
+  await keepLong(a, 'the end (loser)');
+  await keepLong(b, 'the end (winner)');
   // Stepping where it was played, as in a finished local game: ◀ goes
   // back a move, a move in the list goes there, ⏭ back to the end.
   await tid(b.page, 'look-at-board').click();
@@ -85,6 +107,7 @@ test('a finished online game: stepped through, reviewed with the graph, in Recen
   assert.equal(await tid(b.page, 'lookback').count(), 0);
   assert.equal(await pieces(b.page, 'po'), 4);
 
+  await keepLong(b, 'stepping');
   // The permanent link: the room's spectator link, on both pages.
   const link = await tid(a.page, 'finished-link').inputValue();
   assert.match(link, /^http:\/\/127\.0\.0\.1:\d+\/\?watch=[a-z2-7]{16}$/);
@@ -96,6 +119,7 @@ test('a finished online game: stepped through, reviewed with the graph, in Recen
   await b.page.waitForFunction(() => /\?game=ataxx&moves=b6\.b2\.a7a5\.a3$/.test(location.search));
   await tid(b.page, 'result').waitFor();
   assert.match(await text(b.page, 'status'), /X resigned — O wins\./);
+  await keepLong(b, 'opening the review (its chunk fetched)');
   await tid(b.page, 'close-result').click();
   await tid(b.page, 'analyse').click();
   await tid(b.page, 'review-graph').waitFor({ timeout: 10000 });
@@ -103,6 +127,7 @@ test('a finished online game: stepped through, reviewed with the graph, in Recen
   assert.ok((await b.page.locator('[data-testid=mistakes] li').count()) >= 1, 'the review lists its verdicts');
   assert.ok(await tid(b.page, 'share').isVisible());
   assert.match(await tid(b.page, 'game-text').inputValue(), /b6.*b2.*a7a5.*a3/s, 'the export has the moves');
+  await keepLong(b, 'the analysis and its graph');
   // Nothing can be played on the finished game.
   await move(b.page, 'a5', 'a4');
   assert.deepEqual(await moves(b.page), PLAYED);
@@ -118,6 +143,7 @@ test('a finished online game: stepped through, reviewed with the graph, in Recen
     assert.match(await item.textContent(), /X resigned — O wins\./);
     assert.match(await item.locator('[data-testid=resume]').textContent(), /Review/);
   }
+  await watchLong(a);
   await a.page.locator('[data-testid=recent-game]', { hasText: 'online' }).locator('[data-testid=resume]').click();
   await a.page.waitForFunction(() => /\?game=ataxx&moves=b6\.b2\.a7a5\.a3$/.test(location.search));
   await tid(a.page, 'result').waitFor();
@@ -125,6 +151,7 @@ test('a finished online game: stepped through, reviewed with the graph, in Recen
   assert.deepEqual(await moves(a.page), PLAYED);
   await tid(a.page, 'close-result').click();
   await tid(a.page, 'analyse').waitFor();
+  await keepLong(a, 'opening it from Recent games (its chunk fetched), as any saved game');
 
   // A third page, anyone: the permanent link shows the final position
   // and the moves, read-only, steppable.
@@ -149,4 +176,5 @@ test('a finished online game: stepped through, reviewed with the graph, in Recen
     assert.deepEqual(p.errors, []);
     await p.context.close();
   }
+  console.log(`main-thread tasks over 50 ms after the end: ${long.length ? long.join(', ') : 'none'}`);
 });
