@@ -519,6 +519,7 @@ async fn a_resumed_game_starts_paused_with_its_time_left() {
         let resume = Some(Resume {
             left_ms: Some(12_300.0),
             outcome: None,
+            you: None,
         });
         view! { <GameScreen<Ataxx> initial=record clock_secs=30 resume=resume review=Callback::new(review_view::<Ataxx>)/> }
     })

@@ -41,6 +41,9 @@ use super::screen::controls::DEFAULT_CLOCK_SECS;
 pub struct Resume {
     pub left_ms: Option<f64>,
     pub outcome: Option<Outcome>,
+    /// Your side in a game played online (issue 37): drawn at the bottom,
+    /// as it was there.
+    pub you: Option<Side>,
 }
 
 /// Whether a dialog or panel is over the board (settings, new game): a
@@ -167,7 +170,15 @@ pub fn GameScreen<G: UiGame>(
     });
 
     // Your side at the bottom against the computer; the setting turns it round.
-    let bottom = Memo::new(move |_| bottom_side(opponent, setting(|s| s.flip_board, false)));
+    let online_side = resume.and_then(|r| r.you);
+    let bottom = Memo::new(move |_| {
+        let turned = setting(|s| s.flip_board, false);
+        match online_side {
+            Some(you) if turned => you.opponent(),
+            Some(you) => you,
+            None => bottom_side(opponent, turned),
+        }
+    });
     let chip = move |side: Side| {
         let label = move || {
             let lang = lang.get();

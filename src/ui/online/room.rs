@@ -210,6 +210,7 @@ pub fn OnlineGame<G: UiGame>(
             resume: Some(Resume {
                 left_ms: None,
                 outcome: game.outcome,
+                you: f.you,
             }),
         }));
     });
