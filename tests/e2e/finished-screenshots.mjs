@@ -1,4 +1,8 @@
-// Not committed: screenshots of a finished online game (issue 37).
+// Not a test: screenshots of a finished online game (issue 37, point 1)
+// through the real server at 1280x800, 360x740 and 740x360, light and
+// dark: the result card, stepping back, the review with its graph,
+// Recent games and the permanent (spectator) link opened by a third page.
+// Usage (after `make dist server-bin`): node tests/e2e/finished-screenshots.mjs OUTDIR
 import { launch, startGameServer, move } from './harness.mjs';
 
 const out = process.argv[2] ?? '/tmp/finished37-shots';
