@@ -31,6 +31,8 @@ pub mod limits;
 pub mod listen;
 #[cfg(feature = "cluster")]
 pub mod pg;
+#[cfg(feature = "cluster")]
+pub mod pg_error;
 pub mod placement;
 pub mod players;
 pub mod room;

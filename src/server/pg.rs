@@ -38,9 +38,9 @@ use std::time::Duration;
 
 use tokio::sync::mpsc;
 use tokio::time::Instant;
-use tokio_postgres::error::SqlState;
 use tokio_postgres::{Client, NoTls, Statement};
 
+pub use super::pg_error::pg_error;
 use super::players::PlayerError;
 use super::store::{now_ms, ply_taken, Known, Op, PlayerJob, RoomMeta, Store, Stored, PLY_TAKEN};
 
@@ -122,19 +122,6 @@ pub enum Writer {
     Alone,
     /// A cluster node (its id): it writes the rooms it holds the lease of.
     Node(String),
-}
-
-/// A database error as a short message ("UNIQUE" in it for a duplicate key,
-/// which the hub reads as a room code drawn twice).
-pub fn pg_error(e: &tokio_postgres::Error) -> String {
-    match e.as_db_error() {
-        Some(d) if *d.code() == SqlState::UNIQUE_VIOLATION => {
-            format!("UNIQUE constraint failed: {}", d.message())
-        }
-        Some(d) => format!("database error: {}", d.message()),
-        None if e.is_closed() => "the database connection is closed".into(),
-        None => format!("database error: {e}"),
-    }
 }
 
 /// Opens a connection (within [`CONNECT_DEADLINE`], with the

@@ -15,13 +15,14 @@ use super::{identity, settle, shown, unrated_because, FinishedGame, PlayerError}
 use crate::games::any::Variant;
 use crate::games::{GameKind, Outcome};
 use crate::protocol::online::{BoardRow, GameSummary, PlayerTag, RatingHistory, GAMES_PER_PAGE};
+use crate::server::pg_error::pg_error;
 
 fn db(e: tokio_postgres::Error) -> PlayerError {
     match e.as_db_error() {
         Some(d) if *d.code() == SqlState::UNIQUE_VIOLATION => {
             PlayerError::Conflict(d.message().to_string())
         }
-        _ => PlayerError::Db(super::super::pg::pg_error(&e)),
+        _ => PlayerError::Db(pg_error(&e)),
     }
 }
 
