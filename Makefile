@@ -129,8 +129,9 @@ books:
 # on 2 cores. Not part of `make test`.
 TRAIN := target/train
 THREADS ?= $(shell nproc)
-DATAGEN := datagen ataxx --positions 1200000 --nodes 5000 --random-plies 4 --threads $(THREADS)
-DATAGEN3 := datagen ataxx --positions 2400000 --nodes 5000 --random-plies 4 --threads $(THREADS)
+# --net none: Master plays with the pattern tables, not the network.
+DATAGEN := datagen ataxx --positions 1200000 --nodes 5000 --random-plies 4 --threads $(THREADS) --net none
+DATAGEN3 := datagen ataxx --positions 2400000 --nodes 5000 --random-plies 4 --threads $(THREADS) --net none
 TRAINING := train ataxx --epochs 12 --lr 3 --lambda 0.5
 STONES_DATAGEN := datagen stones --positions 400000 --nodes 5000 --random-plies 6 --threads $(THREADS)
 MILL_DATAGEN := datagen mill --positions 300000 --nodes 5000 --random-plies 6 --threads $(THREADS)

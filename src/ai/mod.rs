@@ -16,6 +16,7 @@ pub mod datagen;
 pub mod duel;
 pub mod eval;
 mod level;
+pub mod nnue_train;
 mod rng;
 mod search;
 pub mod selfplay;

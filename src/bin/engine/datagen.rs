@@ -14,7 +14,7 @@ use stoneplay::games::stones::{Stones, StonesRules};
 use stoneplay::games::Game;
 
 use crate::args::{number, options, usage};
-use crate::eval::use_eval;
+use crate::eval::{use_eval, use_net};
 
 pub fn datagen_command(args: &[String]) -> Result<(), String> {
     use stoneplay::ai::datagen::DatagenConfig;
@@ -28,12 +28,19 @@ pub fn datagen_command(args: &[String]) -> Result<(), String> {
             "seed",
             "threads",
             "eval",
+            "net",
         ],
     )?;
     let [game] = &rest[..] else {
         return Err(usage("datagen"));
     };
     let game = DuelGame::parse(game)?;
+    if let Some(net) = opts.get("net") {
+        if game != DuelGame::Ataxx {
+            return Err("--net is for ataxx (Territory Duel's network)".into());
+        }
+        use_net(net)?;
+    }
     let positions: u64 = number(&opts, "positions")?.ok_or("datagen needs --positions")?;
     if positions == 0 {
         return Err("--positions must be at least 1".into());
@@ -52,7 +59,13 @@ pub fn datagen_command(args: &[String]) -> Result<(), String> {
         seed: number(&opts, "seed")?.unwrap_or(1),
     };
     let threads: usize = number(&opts, "threads")?.unwrap_or(1usize).clamp(1, 256);
-    let eval_name = opts.get("eval").map_or("built-in", String::as_str);
+    let eval_name = match (opts.get("eval"), opts.get("net")) {
+        (Some(eval), Some(net)) => format!("{eval} net={net}"),
+        (Some(eval), None) => eval.clone(),
+        (None, Some(net)) => format!("built-in net={net}"),
+        (None, None) => "built-in".to_string(),
+    };
+    let eval_name = eval_name.as_str();
     if let Some(eval) = opts.get("eval") {
         use_eval(game, eval)?;
     }

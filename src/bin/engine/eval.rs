@@ -1,4 +1,5 @@
-//! `--eval hand|FILE` (for `uai`, `uci` and `datagen`): the weights this
+//! `--eval hand|FILE` (for `uai`, `uci` and `datagen`) and `--net
+//! FILE|none` (Territory Duel's `uai` and `datagen`): the weights this
 //! process plays with instead of the built-in ones.
 
 use stoneplay::ai::duel::DuelGame;
@@ -20,4 +21,16 @@ pub fn use_eval(game: DuelGame, eval: &str) -> Result<(), String> {
         DuelGame::Mill if eval == "hand" => mill::use_weights(&mill::hand_weights()),
         DuelGame::Mill => mill::use_weights(&read(mill::read_weights_file)?),
     }
+}
+
+/// Makes `net` (a net file, or `none` for the pattern tables) Territory
+/// Duel's evaluation at Strong and Master for this process.
+pub fn use_net(net: &str) -> Result<(), String> {
+    use stoneplay::ai::eval::nnue;
+    if net == "none" {
+        nnue::disable();
+        return Ok(());
+    }
+    let bytes = std::fs::read(net).map_err(|e| format!("cannot read {net}: {e}"))?;
+    nnue::use_net(&bytes).map_err(|e| format!("{net}: {e}"))
 }

@@ -16,7 +16,7 @@ use stoneplay::games::mill::Mill;
 use stoneplay::games::stones::Stones;
 
 use crate::args::{options, usage};
-use crate::eval::use_eval;
+use crate::eval::{use_eval, use_net};
 
 /// `engine uai [--eval …]`: Territory Duel over UAI.
 pub fn uai(args: &[String]) -> Result<(), String> {
@@ -322,11 +322,20 @@ where
 }
 /// The options of `uai` and `uci GAME`: `--eval hand|FILE` plays with
 /// those weights instead of the built-in ones (to try trained weights in
-/// `duel` without a new build). Anything else is a usage error.
+/// `duel` without a new build), and for `uai` `--net FILE|none` with that
+/// network (or the pattern tables) at Strong and Master. Anything else is
+/// a usage error.
 fn protocol_eval(game: DuelGame, args: &[String], command: &str) -> Result<(), String> {
-    let (rest, opts) = options(args, &["eval"]).map_err(|_| usage(command))?;
+    let known: &[&str] = match game {
+        DuelGame::Ataxx => &["eval", "net"],
+        _ => &["eval"],
+    };
+    let (rest, opts) = options(args, known).map_err(|_| usage(command))?;
     if !rest.is_empty() {
         return Err(usage(command));
+    }
+    if let Some(net) = opts.get("net") {
+        use_net(net)?;
     }
     match opts.get("eval") {
         Some(eval) => use_eval(game, eval),

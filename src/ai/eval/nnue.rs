@@ -1,0 +1,834 @@
+//! Territory Duel's network evaluation (NNUE): a small efficiently
+//! updatable network, trained by `engine nnue-train` on our own self-play.
+//!
+//! **Inputs.** 98 per perspective: a piece of that perspective's side on
+//! square `s` is input `s`, a piece of the other side is input `49 + s`
+//! (gaps and empty squares are no input). Each of the two perspectives
+//! (X's and O's) has its own accumulator of [`HIDDEN`] sums: the bias plus
+//! the feature weights of its active inputs. Both use the same weights, so
+//! a position and its colour-swapped twin score the same by construction.
+//!
+//! **Output.** The side to move's accumulator, then the other's, each
+//! clipped to `[0, 1]` and squared (SCReLU), times one of [`MAX_BUCKETS`]
+//! output weight vectors picked by the number of pieces on the board (the
+//! phase), plus that bucket's bias; times [`SCALE`] this is the score in
+//! the search's centipawn-like units (about 100 a piece).
+//!
+//! **Incremental updates.** A clone adds one piece, a jump moves one, and
+//! either flips up to eight: the child's accumulators are the parent's
+//! plus a few weight rows ([`update`]). A flip is one row per perspective:
+//! the net stores, for each square, the difference "mine minus theirs"
+//! ([`Net::flips`]). When the changes would cost more rows than the pieces
+//! on the board (early in the game, or between unrelated positions) the
+//! child is refreshed from scratch instead. The search is copy-make: it
+//! keeps one accumulator pair per ply and computes the child's from the
+//! parent's as it makes a move (`Evaluate::acc_update`).
+//!
+//! **Integers.** Weights are quantised: the feature weights and bias by
+//! [`QA`] (`i16`, and every board's accumulator fits an `i16`, checked when
+//! a net is read), the output weights by [`QB`] (`i16` with |w| <= 128 so
+//! that `v * w` fits an `i16` for `v` <= 255), the output bias by `QA *
+//! QB` (`i32`). Additions wrap (modular arithmetic), so the order of the
+//! additions never matters: the AVX2 path (x86-64, detected at run time),
+//! the `simd128` path (the worker's WebAssembly) and the portable scalar
+//! path give the same score bit for bit (tests compare them).
+//!
+//! The committed weights are `ataxx-nnue.bin` (see docs/engine.md, "How the
+//! evaluation weights were made"); `engine uai --net FILE` and `engine
+//! datagen --net FILE` play with another file of the same size.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::OnceLock;
+
+use crate::games::ataxx::board::SQUARES;
+
+/// Inputs per perspective: a square × whose piece.
+pub const INPUTS: usize = 2 * SQUARES;
+/// Hidden units per perspective.
+pub const HIDDEN: usize = 256;
+/// Most output buckets a file may have.
+pub const MAX_BUCKETS: usize = 8;
+/// Quantisation of the feature weights and the accumulator: 1.0 is `QA`.
+pub const QA: i32 = 255;
+/// Quantisation of the output weights: 1.0 is `QB`. The trained output
+/// weights are small (about 0.02 on average over the 512 units), so they
+/// get a fine step; |w| <= 128/256 = 0.5 is plenty (the largest trained
+/// ones are about 0.4). With `QB` = 64 the step was a fifth of the mean
+/// weight and the integer scores strayed 28 on average from the floats.
+pub const QB: i32 = 256;
+/// The network's output 1.0 in score units.
+pub const SCALE: i32 = 400;
+/// The largest |output weight| (quantised): `QA * 128` fits an `i16`.
+pub const MAX_OUT_WEIGHT: i32 = 128;
+/// A net file's first bytes.
+pub const MAGIC: &[u8; 8] = b"STDNNUE1";
+/// Bytes before the weights: the magic, then `u16` inputs, hidden units,
+/// buckets and a zero.
+pub const HEADER_BYTES: usize = 16;
+
+/// The committed net.
+const FILE: &[u8] = include_bytes!("ataxx-nnue.bin");
+
+/// The bytes of a file with `buckets` output buckets and `hidden` units.
+pub const fn file_bytes(hidden: usize, buckets: usize) -> usize {
+    HEADER_BYTES + 2 * (INPUTS * hidden + hidden + buckets * 2 * hidden) + 4 * buckets
+}
+
+/// A quantised network, ready to evaluate.
+#[repr(C, align(64))]
+pub struct Net {
+    /// `features[i]`: the weights of input `i` (see the module header).
+    features: [[i16; HIDDEN]; INPUTS],
+    /// `flips[s]`: `features[s] - features[49 + s]`, what a piece on `s`
+    /// changing from the other side's to the perspective's own adds.
+    flips: [[i16; HIDDEN]; SQUARES],
+    bias: [i16; HIDDEN],
+    /// Per bucket: the side to move's `HIDDEN` weights, then the other's.
+    out: [[i16; 2 * HIDDEN]; MAX_BUCKETS],
+    out_bias: [i32; MAX_BUCKETS],
+    buckets: usize,
+}
+
+impl Net {
+    /// Reads a net file (as `engine nnue-train` writes it), checking its
+    /// size, its shape and that no board can overflow the accumulator.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Box<Net>, String> {
+        if bytes.len() < HEADER_BYTES || &bytes[..8] != MAGIC {
+            return Err(format!(
+                "not a Territory Duel net file (it must start with {})",
+                String::from_utf8_lossy(MAGIC)
+            ));
+        }
+        let u16_at = |at: usize| u16::from_le_bytes([bytes[at], bytes[at + 1]]) as usize;
+        let (inputs, hidden, buckets) = (u16_at(8), u16_at(10), u16_at(12));
+        if inputs != INPUTS || hidden != HIDDEN {
+            return Err(format!(
+                "the net has {inputs} inputs and {hidden} hidden units; this engine is built for {INPUTS} and {HIDDEN}"
+            ));
+        }
+        if !(1..=MAX_BUCKETS).contains(&buckets) {
+            return Err(format!(
+                "the net has {buckets} output buckets (1 to {MAX_BUCKETS})"
+            ));
+        }
+        let size = file_bytes(HIDDEN, buckets);
+        if bytes.len() != size {
+            return Err(format!(
+                "the net file has {} bytes; its header says {size}",
+                bytes.len()
+            ));
+        }
+        let mut at = HEADER_BYTES;
+        let mut next_i16 = || {
+            let v = i16::from_le_bytes([bytes[at], bytes[at + 1]]);
+            at += 2;
+            v
+        };
+        let mut net = Box::new(Net {
+            features: [[0; HIDDEN]; INPUTS],
+            flips: [[0; HIDDEN]; SQUARES],
+            bias: [0; HIDDEN],
+            out: [[0; 2 * HIDDEN]; MAX_BUCKETS],
+            out_bias: [0; MAX_BUCKETS],
+            buckets,
+        });
+        for row in net.features.iter_mut() {
+            row.iter_mut().for_each(|w| *w = next_i16());
+        }
+        net.bias.iter_mut().for_each(|w| *w = next_i16());
+        for row in net.out[..buckets].iter_mut() {
+            row.iter_mut().for_each(|w| *w = next_i16());
+        }
+        for b in 0..buckets {
+            let at = size - 4 * (buckets - b);
+            net.out_bias[b] =
+                i32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]]);
+        }
+        // The largest accumulator any board can reach: every square holds
+        // the piece whose weight is furthest from zero.
+        for h in 0..HIDDEN {
+            let worst: i32 = (net.bias[h] as i32).abs()
+                + (0..SQUARES)
+                    .map(|s| {
+                        (net.features[s][h] as i32)
+                            .abs()
+                            .max((net.features[SQUARES + s][h] as i32).abs())
+                    })
+                    .sum::<i32>();
+            if worst > i16::MAX as i32 {
+                return Err(format!(
+                    "hidden unit {h} can reach {worst}, beyond the i16 accumulator"
+                ));
+            }
+        }
+        if let Some(w) = net.out[..buckets]
+            .iter()
+            .flatten()
+            .find(|w| (**w as i32).abs() > MAX_OUT_WEIGHT)
+        {
+            return Err(format!("an output weight is {w}, beyond ±{MAX_OUT_WEIGHT}"));
+        }
+        for s in 0..SQUARES {
+            for h in 0..HIDDEN {
+                net.flips[s][h] = net.features[s][h].wrapping_sub(net.features[SQUARES + s][h]);
+            }
+        }
+        Ok(net)
+    }
+
+    /// The score with this net of a board whose side to move has the
+    /// pieces `mine` and the other side `theirs`.
+    pub fn evaluate_board(&self, mine: u64, theirs: u64) -> i32 {
+        let k = kernels::best();
+        let mut acc = Accumulator::default();
+        refresh_with(self, mine, theirs, &mut acc, k);
+        evaluate_with(self, &acc, 0, (mine | theirs).count_ones(), k)
+    }
+
+    /// The output bucket of a board with `occupied` pieces.
+    #[inline]
+    fn bucket(&self, occupied: u32) -> usize {
+        (occupied as usize * self.buckets / 50).min(self.buckets - 1)
+    }
+}
+
+static BUILTIN: OnceLock<Box<Net>> = OnceLock::new();
+static RUNTIME: OnceLock<Box<Net>> = OnceLock::new();
+/// Whether Strong and Master play with the net (`engine … --net none`
+/// turns it off, so the old evaluation can be measured with the same build).
+static DISABLED: AtomicBool = AtomicBool::new(false);
+
+/// The net in use: one set with [`use_net`], else the committed one.
+#[inline]
+pub fn net() -> &'static Net {
+    if let Some(n) = RUNTIME.get() {
+        return n;
+    }
+    BUILTIN.get_or_init(|| Net::from_bytes(FILE).expect("the committed net file is valid"))
+}
+
+/// Makes the net in `bytes` the process's net instead of the committed
+/// one. Once only: a second call is an error and changes nothing.
+pub fn use_net(bytes: &[u8]) -> Result<(), String> {
+    let net = Net::from_bytes(bytes)?;
+    RUNTIME
+        .set(net)
+        .map_err(|_| "the net was already set".to_string())
+}
+
+/// Turns the net off for this process: Strong and Master then play with
+/// the pattern tables, as before the net (`--net none`).
+pub fn disable() {
+    DISABLED.store(true, Ordering::Relaxed);
+}
+
+/// Whether Strong and Master play with the net.
+#[inline]
+pub fn enabled() -> bool {
+    !DISABLED.load(Ordering::Relaxed)
+}
+
+/// The two perspectives' hidden sums: `[X's, O's]`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(C, align(64))]
+pub struct Accumulator {
+    pub views: [[i16; HIDDEN]; 2],
+}
+
+impl Default for Accumulator {
+    fn default() -> Self {
+        Accumulator {
+            views: [[0; HIDDEN]; 2],
+        }
+    }
+}
+
+/// A weight row.
+type Row = [i16; HIDDEN];
+
+/// Most rows one kernel call adds (or subtracts): an update that needs
+/// more is done as a refresh, and a refresh adds its rows this many at a
+/// time.
+const MAX_ROWS: usize = 16;
+
+/// Rows to add and to subtract for one view.
+struct Rows<'a> {
+    add: [&'a Row; MAX_ROWS],
+    n_add: usize,
+    sub: [&'a Row; MAX_ROWS],
+    n_sub: usize,
+}
+
+impl<'a> Rows<'a> {
+    #[inline(always)]
+    fn new(zero: &'a Row) -> Self {
+        Rows {
+            add: [zero; MAX_ROWS],
+            n_add: 0,
+            sub: [zero; MAX_ROWS],
+            n_sub: 0,
+        }
+    }
+    #[inline(always)]
+    fn add(&mut self, r: &'a Row) {
+        self.add[self.n_add] = r;
+        self.n_add += 1;
+    }
+    #[inline(always)]
+    fn sub(&mut self, r: &'a Row) {
+        self.sub[self.n_sub] = r;
+        self.n_sub += 1;
+    }
+}
+
+/// The squares of a bitboard, lowest first.
+#[inline(always)]
+fn squares(mut bb: u64) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        if bb == 0 {
+            None
+        } else {
+            let s = bb.trailing_zeros() as usize;
+            bb &= bb - 1;
+            Some(s)
+        }
+    })
+}
+
+/// Computes both views from scratch for X's pieces `x` and O's `o`.
+pub fn refresh(x: u64, o: u64, acc: &mut Accumulator) {
+    refresh_with(net(), x, o, acc, kernels::best());
+}
+
+fn refresh_with(net: &Net, x: u64, o: u64, acc: &mut Accumulator, k: Kernels) {
+    for (view, (own, other)) in [(x, o), (o, x)].into_iter().enumerate() {
+        // The view's own pieces are inputs 0..49, the other side's 49..98.
+        let inputs = squares(own).chain(squares(other).map(|s| SQUARES + s));
+        let dst = &mut acc.views[view];
+        *dst = net.bias;
+        let mut rows = Rows::new(&net.bias);
+        for i in inputs {
+            rows.add(&net.features[i]);
+            if rows.n_add == MAX_ROWS {
+                let src = *dst;
+                (k.combine)(&src, dst, &rows.add, &[]);
+                rows.n_add = 0;
+            }
+        }
+        if rows.n_add > 0 {
+            let src = *dst;
+            (k.combine)(&src, dst, &rows.add[..rows.n_add], &[]);
+        }
+    }
+}
+
+/// The accumulators of the board `(x, o)` from those of `(px, po)`:
+/// changed squares only, or a refresh when that needs fewer rows. Correct
+/// for any two boards (a move, a pass, or unrelated positions).
+pub fn update(px: u64, po: u64, from: &Accumulator, x: u64, o: u64, to: &mut Accumulator) {
+    update_with(net(), px, po, from, x, o, to, kernels::best());
+}
+
+#[allow(clippy::too_many_arguments)]
+#[inline]
+fn update_with(
+    net: &Net,
+    px: u64,
+    po: u64,
+    from: &Accumulator,
+    x: u64,
+    o: u64,
+    to: &mut Accumulator,
+    k: Kernels,
+) {
+    // Pieces that changed sides: one flip row each.
+    let to_x = x & po;
+    let to_o = o & px;
+    let x_add = x & !px & !to_x;
+    let x_sub = px & !x & !to_o;
+    let o_add = o & !po & !to_o;
+    let o_sub = po & !o & !to_x;
+    // Each view adds the new pieces and subtracts the gone ones, and adds
+    // or subtracts one flip row per changed piece.
+    let added = (x_add | o_add).count_ones() as usize;
+    let gone = (x_sub | o_sub).count_ones() as usize;
+    let flips = (to_x.count_ones() as usize).max(to_o.count_ones() as usize);
+    let rows = added + gone + (to_x | to_o).count_ones() as usize;
+    if rows > (x | o).count_ones() as usize || added + flips > MAX_ROWS || gone + flips > MAX_ROWS {
+        refresh_with(net, x, o, to, k);
+        return;
+    }
+    // X's view reads X's pieces as its own (inputs 0..49), O's view as the
+    // other side's (49..98). A piece turning to X is "theirs to mine" for
+    // X's view and "mine to theirs" for O's.
+    let mut rows = [Rows::new(&net.bias), Rows::new(&net.bias)];
+    for s in squares(x_add) {
+        rows[0].add(&net.features[s]);
+        rows[1].add(&net.features[SQUARES + s]);
+    }
+    for s in squares(o_add) {
+        rows[0].add(&net.features[SQUARES + s]);
+        rows[1].add(&net.features[s]);
+    }
+    for s in squares(x_sub) {
+        rows[0].sub(&net.features[s]);
+        rows[1].sub(&net.features[SQUARES + s]);
+    }
+    for s in squares(o_sub) {
+        rows[0].sub(&net.features[SQUARES + s]);
+        rows[1].sub(&net.features[s]);
+    }
+    for s in squares(to_x) {
+        rows[0].add(&net.flips[s]);
+        rows[1].sub(&net.flips[s]);
+    }
+    for s in squares(to_o) {
+        rows[0].sub(&net.flips[s]);
+        rows[1].add(&net.flips[s]);
+    }
+    for (view, r) in rows.iter().enumerate() {
+        (k.combine)(
+            &from.views[view],
+            &mut to.views[view],
+            &r.add[..r.n_add],
+            &r.sub[..r.n_sub],
+        );
+    }
+}
+
+/// The score for the side to move (`stm`: 0 X, 1 O) of a board with
+/// `occupied` pieces whose accumulators are `acc`.
+#[inline]
+pub fn evaluate(acc: &Accumulator, stm: usize, occupied: u32) -> i32 {
+    evaluate_with(net(), acc, stm, occupied, kernels::best())
+}
+
+#[inline]
+fn evaluate_with(net: &Net, acc: &Accumulator, stm: usize, occupied: u32, k: Kernels) -> i32 {
+    let b = net.bucket(occupied);
+    let sum = (k.output)(&acc.views[stm], &acc.views[1 - stm], &net.out[b]);
+    let raw = (sum / QA) as i64 + net.out_bias[b] as i64;
+    let score = raw * SCALE as i64 / (QA * QB) as i64;
+    score.clamp(-(MAX_SCORE as i64), MAX_SCORE as i64) as i32
+}
+
+/// The net's scores stay inside this, far from proven wins and losses.
+pub const MAX_SCORE: i32 = 20_000;
+
+/// The score of a board from scratch (no accumulator kept): X's pieces
+/// `x`, O's `o`, side to move `stm` (0 X, 1 O).
+pub fn evaluate_board(x: u64, o: u64, stm: usize) -> i32 {
+    let mut acc = Accumulator::default();
+    refresh(x, o, &mut acc);
+    evaluate(&acc, stm, (x | o).count_ones())
+}
+
+/// The arithmetic kernels: adding rows to an accumulator and the output
+/// layer, one set per instruction set.
+#[derive(Clone, Copy)]
+pub struct Kernels {
+    /// `dst = src + Σ add − Σ sub`, lane by lane, wrapping.
+    pub combine: fn(&Row, &mut Row, &[&Row], &[&Row]),
+    /// `Σ v·(v·w)` over the side to move's `v` then the other's, `v` each
+    /// accumulator clipped to `[0, QA]`, wrapping in `i32`.
+    pub output: fn(&Row, &Row, &[i16; 2 * HIDDEN]) -> i32,
+    /// Its name, for tests and the bench.
+    pub name: &'static str,
+}
+
+pub mod kernels {
+    //! The kernels: portable scalar code, AVX2 (x86-64, used when the CPU
+    //! has it) and WebAssembly `simd128` (the worker). All compute the same
+    //! integers.
+
+    use super::{Kernels, Row, HIDDEN, QA};
+
+    /// The fastest kernels this machine runs.
+    #[inline]
+    pub fn best() -> Kernels {
+        #[cfg(target_arch = "x86_64")]
+        {
+            if std::arch::is_x86_feature_detected!("avx2") {
+                return AVX2;
+            }
+        }
+        #[cfg(target_arch = "wasm32")]
+        {
+            return SIMD128;
+        }
+        #[allow(unreachable_code)]
+        SCALAR
+    }
+
+    /// Plain Rust, one lane at a time (the compiler may still vectorise it
+    /// with the target's baseline instructions).
+    pub const SCALAR: Kernels = Kernels {
+        combine: scalar_combine,
+        output: scalar_output,
+        name: "scalar",
+    };
+
+    fn scalar_combine(src: &Row, dst: &mut Row, add: &[&Row], sub: &[&Row]) {
+        *dst = *src;
+        for r in add {
+            for (d, &w) in dst.iter_mut().zip(r.iter()) {
+                *d = d.wrapping_add(w);
+            }
+        }
+        for r in sub {
+            for (d, &w) in dst.iter_mut().zip(r.iter()) {
+                *d = d.wrapping_sub(w);
+            }
+        }
+    }
+
+    fn scalar_output(us: &Row, them: &Row, w: &[i16; 2 * HIDDEN]) -> i32 {
+        let mut sum = 0i32;
+        for (view, acc) in [us, them].into_iter().enumerate() {
+            for (&a, &wt) in acc.iter().zip(&w[view * HIDDEN..(view + 1) * HIDDEN]) {
+                let v = a.clamp(0, QA as i16) as i32;
+                // v·w fits an i16 (|w| <= 128), as the SIMD paths compute it.
+                let vw = (v * wt as i32) as i16 as i32;
+                sum = sum.wrapping_add(v * vw);
+            }
+        }
+        sum
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    use avx2::AVX2;
+
+    #[cfg(target_arch = "x86_64")]
+    mod avx2 {
+        use super::super::{Kernels, Row, HIDDEN, QA};
+        use std::arch::x86_64::*;
+
+        /// AVX2: sixteen lanes at a time. Private: only [`super::best`]
+        /// hands it out, and only when the CPU has AVX2, which makes the
+        /// calls below sound.
+        pub(super) const AVX2: Kernels = Kernels {
+            combine,
+            output,
+            name: "avx2",
+        };
+
+        const LANES: usize = 16;
+
+        fn combine(src: &Row, dst: &mut Row, add: &[&Row], sub: &[&Row]) {
+            debug_assert!(std::arch::is_x86_feature_detected!("avx2"));
+            // SAFETY: these kernels are only handed out when the CPU has
+            // AVX2 (see `AVX2`).
+            unsafe { combine_avx2(src, dst, add, sub) }
+        }
+
+        #[target_feature(enable = "avx2")]
+        unsafe fn combine_avx2(src: &Row, dst: &mut Row, add: &[&Row], sub: &[&Row]) {
+            for c in 0..HIDDEN / LANES {
+                let at = c * LANES;
+                // SAFETY: `at + 16 <= HIDDEN`: every load and store is
+                // inside its row; unaligned loads need no alignment.
+                unsafe {
+                    let mut v = _mm256_loadu_si256(src.as_ptr().add(at).cast());
+                    for r in add {
+                        v = _mm256_add_epi16(v, _mm256_loadu_si256(r.as_ptr().add(at).cast()));
+                    }
+                    for r in sub {
+                        v = _mm256_sub_epi16(v, _mm256_loadu_si256(r.as_ptr().add(at).cast()));
+                    }
+                    _mm256_storeu_si256(dst.as_mut_ptr().add(at).cast(), v);
+                }
+            }
+        }
+
+        fn output(us: &Row, them: &Row, w: &[i16; 2 * HIDDEN]) -> i32 {
+            debug_assert!(std::arch::is_x86_feature_detected!("avx2"));
+            // SAFETY: as in `combine`.
+            unsafe { output_avx2(us, them, w) }
+        }
+
+        #[target_feature(enable = "avx2")]
+        unsafe fn output_avx2(us: &Row, them: &Row, w: &[i16; 2 * HIDDEN]) -> i32 {
+            let zero = _mm256_setzero_si256();
+            let top = _mm256_set1_epi16(QA as i16);
+            let mut sum = _mm256_setzero_si256();
+            for (view, acc) in [us, them].into_iter().enumerate() {
+                for c in 0..HIDDEN / LANES {
+                    let at = c * LANES;
+                    // SAFETY: inside the rows, as in `combine_avx2`.
+                    unsafe {
+                        let v = _mm256_loadu_si256(acc.as_ptr().add(at).cast());
+                        let v = _mm256_min_epi16(_mm256_max_epi16(v, zero), top);
+                        let wt = _mm256_loadu_si256(w.as_ptr().add(view * HIDDEN + at).cast());
+                        let vw = _mm256_mullo_epi16(v, wt);
+                        sum = _mm256_add_epi32(sum, _mm256_madd_epi16(v, vw));
+                    }
+                }
+            }
+            let mut lanes = [0i32; 8];
+            // SAFETY: `lanes` holds eight i32s.
+            unsafe { _mm256_storeu_si256(lanes.as_mut_ptr().cast(), sum) };
+            lanes.iter().fold(0i32, |a, &b| a.wrapping_add(b))
+        }
+    }
+
+    #[cfg(target_arch = "wasm32")]
+    use simd128::SIMD128;
+
+    #[cfg(target_arch = "wasm32")]
+    mod simd128 {
+        use super::super::{Kernels, Row, HIDDEN, QA};
+        use std::arch::wasm32::*;
+
+        /// WebAssembly `simd128`: eight lanes at a time. Every browser
+        /// that runs the app's worker has it (Chrome 91, Firefox 89,
+        /// Safari 16.4); only the worker's code uses it.
+        pub(super) const SIMD128: Kernels = Kernels {
+            combine,
+            output,
+            name: "simd128",
+        };
+
+        const LANES: usize = 8;
+
+        fn combine(src: &Row, dst: &mut Row, add: &[&Row], sub: &[&Row]) {
+            // SAFETY: simd128 is part of every engine the worker runs in
+            // (see above); the function only reads and writes its rows.
+            unsafe { combine_simd(src, dst, add, sub) }
+        }
+
+        #[target_feature(enable = "simd128")]
+        unsafe fn combine_simd(src: &Row, dst: &mut Row, add: &[&Row], sub: &[&Row]) {
+            for c in 0..HIDDEN / LANES {
+                let at = c * LANES;
+                // SAFETY: `at + 8 <= HIDDEN`: inside every row.
+                unsafe {
+                    let mut v = v128_load(src.as_ptr().add(at).cast());
+                    for r in add {
+                        v = i16x8_add(v, v128_load(r.as_ptr().add(at).cast()));
+                    }
+                    for r in sub {
+                        v = i16x8_sub(v, v128_load(r.as_ptr().add(at).cast()));
+                    }
+                    v128_store(dst.as_mut_ptr().add(at).cast(), v);
+                }
+            }
+        }
+
+        fn output(us: &Row, them: &Row, w: &[i16; 2 * HIDDEN]) -> i32 {
+            // SAFETY: as in `combine`.
+            unsafe { output_simd(us, them, w) }
+        }
+
+        #[target_feature(enable = "simd128")]
+        unsafe fn output_simd(us: &Row, them: &Row, w: &[i16; 2 * HIDDEN]) -> i32 {
+            let zero = i16x8_splat(0);
+            let top = i16x8_splat(QA as i16);
+            let mut sum = i32x4_splat(0);
+            for (view, acc) in [us, them].into_iter().enumerate() {
+                for c in 0..HIDDEN / LANES {
+                    let at = c * LANES;
+                    // SAFETY: inside the rows, as in `combine_simd`.
+                    unsafe {
+                        let v = v128_load(acc.as_ptr().add(at).cast());
+                        let v = i16x8_min(i16x8_max(v, zero), top);
+                        let wt = v128_load(w.as_ptr().add(view * HIDDEN + at).cast());
+                        let vw = i16x8_mul(v, wt);
+                        sum = i32x4_add(sum, i32x4_dot_i16x8(v, vw));
+                    }
+                }
+            }
+            i32x4_extract_lane::<0>(sum)
+                .wrapping_add(i32x4_extract_lane::<1>(sum))
+                .wrapping_add(i32x4_extract_lane::<2>(sum))
+                .wrapping_add(i32x4_extract_lane::<3>(sum))
+        }
+    }
+}
+
+/// For tests: the score of board `(x, o)` with every kernel set this
+/// machine has, through a refresh and through updates along `path` (a
+/// list of boards ending at `(x, o)`): each set's scores, which must all
+/// be equal.
+pub fn scores_by_kernels(path: &[(u64, u64)], stm: usize) -> Vec<(&'static str, i32, i32)> {
+    let net = net();
+    let mut sets = vec![kernels::SCALAR];
+    let best = kernels::best();
+    if best.name != "scalar" {
+        sets.push(best);
+    }
+    let (x, o) = *path.last().expect("a path of at least one board");
+    sets.into_iter()
+        .map(|k| {
+            let mut fresh = Accumulator::default();
+            refresh_with(net, x, o, &mut fresh, k);
+            let (mut px, mut po) = path[0];
+            let mut acc = Accumulator::default();
+            refresh_with(net, px, po, &mut acc, k);
+            for &(nx, no) in &path[1..] {
+                let mut next = Accumulator::default();
+                update_with(net, px, po, &acc, nx, no, &mut next, k);
+                acc = next;
+                (px, po) = (nx, no);
+            }
+            let occupied = (x | o).count_ones();
+            (
+                k.name,
+                evaluate_with(net, &fresh, stm, occupied, k),
+                evaluate_with(net, &acc, stm, occupied, k),
+            )
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ai::SplitMix64;
+    use crate::games::ataxx::Ataxx;
+    use crate::games::{Game, Side};
+
+    /// Boards along random games from the start, X's and O's pieces.
+    fn random_games(games: usize, seed: u64) -> Vec<Vec<(u64, u64, usize)>> {
+        let mut rng = SplitMix64::new(seed);
+        (0..games)
+            .map(|_| {
+                let mut pos = Ataxx::default();
+                let mut path = Vec::new();
+                while pos.outcome().is_none() && path.len() < 200 {
+                    let stm = pos.side_to_move().index();
+                    path.push((pos.pieces_bb(Side::First), pos.pieces_bb(Side::Second), stm));
+                    let moves = pos.legal_moves();
+                    pos.play_unchecked(moves[rng.below(moves.len())]);
+                }
+                path
+            })
+            .collect()
+    }
+
+    /// Along random games, the accumulators updated move by move give the
+    /// score a refresh gives, and every kernel set this machine has (AVX2
+    /// natively where the CPU has it, `simd128` in WebAssembly, scalar)
+    /// gives the same numbers.
+    #[test]
+    fn updates_refreshes_and_every_kernel_set_agree() {
+        let mut checked = 0;
+        let mut distinct = std::collections::HashSet::new();
+        for game in random_games(12, 7) {
+            for end in 1..=game.len() {
+                let path: Vec<(u64, u64)> = game[..end].iter().map(|&(x, o, _)| (x, o)).collect();
+                let stm = game[end - 1].2;
+                let scores = scores_by_kernels(&path, stm);
+                let (_, want, _) = scores[0];
+                for &(name, fresh, updated) in &scores {
+                    assert_eq!((fresh, updated), (want, want), "{name} at ply {end}");
+                }
+                distinct.insert(want);
+                checked += 1;
+            }
+        }
+        assert!(checked > 500, "{checked}");
+        assert!(distinct.len() > 50, "the net scores boards differently");
+    }
+
+    /// A jump between unrelated boards and a pass (the same board) update
+    /// as well as a move does.
+    #[test]
+    fn an_update_between_any_two_boards_equals_a_refresh() {
+        let mut rng = SplitMix64::new(3);
+        let random_board = |rng: &mut SplitMix64| {
+            let (mut x, mut o) = (0u64, 0u64);
+            for sq in 0..49 {
+                match rng.below(3) {
+                    1 => x |= 1 << sq,
+                    2 => o |= 1 << sq,
+                    _ => {}
+                }
+            }
+            (x, o)
+        };
+        for _ in 0..200 {
+            let (px, po) = random_board(&mut rng);
+            let (x, o) = if rng.below(4) == 0 {
+                (px, po)
+            } else {
+                random_board(&mut rng)
+            };
+            for stm in 0..2 {
+                for &(name, fresh, updated) in &scores_by_kernels(&[(px, po), (x, o)], stm) {
+                    assert_eq!(fresh, updated, "{name}");
+                }
+            }
+        }
+    }
+
+    /// A position and its colour-swapped twin (X's pieces O's and the
+    /// other side to move) score the same: both perspectives share the
+    /// weights.
+    #[test]
+    fn the_colours_swapped_score_the_same() {
+        for game in random_games(4, 11) {
+            for &(x, o, stm) in &game {
+                assert_eq!(evaluate_board(x, o, stm), evaluate_board(o, x, 1 - stm));
+            }
+        }
+    }
+
+    fn header(hidden: u16, buckets: u16) -> Vec<u8> {
+        let mut b = MAGIC.to_vec();
+        for v in [INPUTS as u16, hidden, buckets, 0] {
+            b.extend_from_slice(&v.to_le_bytes());
+        }
+        b
+    }
+
+    #[test]
+    fn a_net_file_is_checked_when_read() {
+        let good = {
+            let mut b = header(HIDDEN as u16, 2);
+            b.resize(file_bytes(HIDDEN, 2), 0);
+            b
+        };
+        assert!(Net::from_bytes(&good).is_ok());
+        assert!(Net::from_bytes(&good[..good.len() - 1])
+            .err()
+            .unwrap()
+            .contains("bytes"));
+        let mut wrong = good.clone();
+        wrong[0] = b'X';
+        assert!(Net::from_bytes(&wrong)
+            .err()
+            .unwrap()
+            .contains("not a Territory Duel net"));
+        let mut buckets = good.clone();
+        buckets[12] = 9;
+        assert!(Net::from_bytes(&buckets)
+            .err()
+            .unwrap()
+            .contains("output buckets"));
+        // Input weights that a full board could add past i16::MAX.
+        let mut big = good.clone();
+        for s in 0..SQUARES {
+            let at = HEADER_BYTES + 2 * (s * HIDDEN + 5);
+            big[at..at + 2].copy_from_slice(&700i16.to_le_bytes());
+        }
+        assert!(Net::from_bytes(&big)
+            .err()
+            .unwrap()
+            .contains("hidden unit 5 can reach 34300"));
+        // An output weight whose product with 255 leaves the i16.
+        let mut out = good.clone();
+        let at = HEADER_BYTES + 2 * (INPUTS * HIDDEN + HIDDEN + 3);
+        out[at..at + 2].copy_from_slice(&129i16.to_le_bytes());
+        assert!(Net::from_bytes(&out)
+            .err()
+            .unwrap()
+            .contains("output weight is 129"));
+    }
+
+    #[test]
+    fn the_committed_net_reads_and_uses_every_bucket_it_has() {
+        let net = Net::from_bytes(FILE).unwrap();
+        let buckets: std::collections::BTreeSet<usize> = (0..=49).map(|n| net.bucket(n)).collect();
+        assert_eq!(buckets.len(), net.buckets);
+    }
+}
