@@ -39,7 +39,8 @@ setup:
 dist: setup
 	trunk build --release
 	# Precompressed copies for the server (and any static host that serves
-	# them): .gz always, .br when the brotli tool is installed.
+	# them): .gz always, .br when the brotli tool is installed (.ci/setup
+	# installs it).
 	gzip -k -9 -f dist/*.wasm dist/*.js dist/pkg/*.wasm dist/pkg/*.js dist/*.css dist/lang/*.txt
 	if command -v brotli >/dev/null; then brotli -k -f -q 11 dist/*.wasm dist/*.js dist/pkg/*.wasm dist/pkg/*.js dist/*.css dist/lang/*.txt; fi
 	@echo "dist/ is ready to copy to any static host"

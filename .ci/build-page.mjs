@@ -71,7 +71,7 @@ if (release) {
 
 // pkg/preload.js: the chunks each split point needs (read from the link
 // module's loaders), and which one the page's link opens first (as
-// src/ui/mod.rs's page_for decides), fetched at once instead of after the
+// src/ui/page.rs's page_for decides), fetched at once instead of after the
 // main module has started.
 const link = fs.readFileSync(path.join(work, '__wasm_split.js'), 'utf8');
 const needs = {};

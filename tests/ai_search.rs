@@ -1,7 +1,8 @@
 //! Search properties on all three games: a legal move in many random
 //! positions, no move when the game is over (position or record), limits
 //! and stop flag honoured, levels reproducible from their seed, and
-//! repetitions along the path scored as draws.
+//! repetitions along the path scored as the game decides them (Mill: a
+//! draw; Territory Duel: by count, at the scale of a win or a loss).
 
 use std::cell::Cell;
 use std::sync::atomic::AtomicBool;
@@ -13,7 +14,7 @@ use stoneplay::ai::{
 use stoneplay::games::ataxx::{Ataxx, AtaxxRules, NoMoveRule};
 use stoneplay::games::mill::{Mill, Preset};
 use stoneplay::games::stones::{Stones, StonesRules};
-use stoneplay::games::{EndReason, Game, Record, Side};
+use stoneplay::games::{EndReason, Game, Outcome, Record, Side};
 
 /// A deterministic fake clock: every reading advances it by `step` ms.
 fn fake_clock(step: f64) -> impl Fn() -> f64 {
@@ -384,22 +385,34 @@ fn self_play_finishes_games_and_varies_them() {
     assert!(distinct.len() > 1, "all games alike: {lengths:?}");
 }
 
-/// Issue 11's cycle, with a block of X pieces far away so that O, who
-/// completes the cycle, is far behind and wants the draw: `a1c2` and `g3e2`
-/// flip d1 to and fro, `c2a1` and `e2g3` come back.
+/// Issue 11's cycle, with a block of X pieces far away so that X is far
+/// ahead: `a1c2` and `g3e2` flip d1 to and fro, `c2a1` and `e2g3` come
+/// back. A repetition is decided by the piece count (issue 38), so X wants
+/// it and O, who completes the cycle from the start, must avoid it.
 const FLIP_CYCLE_FEN: &str = "xxxxxxx/xxxxxxx/7/7/6o/7/x2o3 x 0 1";
 const FLIP_CYCLE: [&str; 4] = ["a1c2", "g3e2", "c2a1", "e2g3"];
 
-#[test]
-fn the_search_sees_a_repetition_through_flipping_jumps() {
+fn fake_ctl_think<G: Game + Evaluate>(record: &Record<G>) -> stoneplay::ai::SearchResult<G::Move> {
     let clock = fake_clock(0.001);
     let ctl = SearchControl {
         clock: &clock,
         stop: None,
     };
+    think_record(
+        record,
+        SearchLimits::depth(3),
+        Level::Master,
+        1,
+        &ctl,
+        &mut |_| {},
+    )
+}
+
+#[test]
+fn the_side_behind_avoids_a_repetition_through_flipping_jumps() {
     let start = Ataxx::from_text(FLIP_CYCLE_FEN, &AtaxxRules::default()).unwrap();
-    // Seven plies: the start has occurred twice and O's `e2g3` brings it
-    // back a third time, a draw, which O (2 pieces against 15) wants.
+    // Seven plies: the start has occurred twice and O's `e2g3` would bring
+    // it back a third time, which O (2 pieces against 15) loses by count.
     let moves: Vec<&str> = FLIP_CYCLE.iter().chain(&FLIP_CYCLE[..3]).copied().collect();
     let record = Record::from_moves(start, &moves).unwrap();
     assert_eq!(record.outcome(), None);
@@ -408,44 +421,96 @@ fn the_search_sees_a_repetition_through_flipping_jumps() {
         history.contains(&start.hash()),
         "the history reaches back past the flipping jumps"
     );
-    let r = think_record(
-        &record,
-        SearchLimits::depth(3),
-        Level::Master,
-        1,
-        &ctl,
-        &mut |_| {},
+    let r = fake_ctl_think(&record);
+    assert_ne!(
+        r.best.map(|m| m.to_string()).as_deref(),
+        Some("e2g3"),
+        "the repetition loses for O"
     );
-    assert_eq!(r.best.map(|m| m.to_string()).as_deref(), Some("e2g3"));
-    assert_eq!(r.score, 0, "the repeating move is scored as a draw");
-    // The same position without its history: e2g3 is just a bad move.
-    let fresh = Record::new(*record.position());
-    let r = think_record(
-        &fresh,
-        SearchLimits::depth(3),
-        Level::Master,
-        1,
-        &ctl,
-        &mut |_| {},
+    assert!(
+        r.score < -500 && r.score > -MATE_BOUND,
+        "O is far behind but not lost on the spot: {}",
+        r.score
     );
-    assert_ne!(r.best.map(|m| m.to_string()).as_deref(), Some("e2g3"));
-    assert!(r.score < -500, "O is far behind: {}", r.score);
-    // And once played, the record is over: no move.
+    // And once played, the record is over, won by X: no move.
     let mut over = record.clone();
     over.play_text("e2g3").unwrap();
     assert_eq!(
-        over.outcome().map(|o| o.reason),
-        Some(EndReason::Repetition)
+        over.outcome(),
+        Some(Outcome::win(Side::First, EndReason::Repetition))
     );
-    let r = think_record(
-        &over,
-        SearchLimits::depth(3),
-        Level::Master,
-        1,
-        &ctl,
-        &mut |_| {},
+    assert_eq!(fake_ctl_think(&over).best, None);
+}
+
+/// The start of the cycle after X's `a1c2`: from here X completes the
+/// cycle, so the eighth ply is X's.
+fn flip_cycle_after_a1c2() -> Ataxx {
+    let mut pos = Ataxx::from_text(FLIP_CYCLE_FEN, &AtaxxRules::default()).unwrap();
+    pos.play(pos.parse_move("a1c2").unwrap()).unwrap();
+    pos
+}
+
+#[test]
+fn the_side_ahead_takes_a_repetition_that_wins() {
+    // From the position after `a1c2`, seven plies of the cycle bring back
+    // the start with X to move: `a1c2` now makes its third occurrence,
+    // which X (17 pieces against 1 once d1 is flipped) wins on the spot.
+    // No other move wins at once (O's d1 and g3 have no common
+    // neighbour), and X's evaluation of anything else is far from a win.
+    let start = flip_cycle_after_a1c2();
+    let seven = ["g3e2", "c2a1", "e2g3", "a1c2", "g3e2", "c2a1", "e2g3"];
+    let record = Record::from_moves(start, seven).unwrap();
+    assert_eq!(record.outcome(), None);
+    assert_eq!(record.position().side_to_move(), Side::First);
+    let r = fake_ctl_think(&record);
+    assert_eq!(
+        r.best.map(|m| m.to_string()).as_deref(),
+        Some("a1c2"),
+        "Master steers into the winning repetition (score {})",
+        r.score
     );
-    assert_eq!(r.best, None);
+    assert!(r.score > MATE_BOUND, "a win on the spot: {}", r.score);
+    // The same position without its history: a1c2 wins nothing at once.
+    let fresh = fake_ctl_think(&Record::new(*record.position()));
+    assert!(
+        fresh.score > 500 && fresh.score < MATE_BOUND,
+        "X is far ahead, nothing more: {}",
+        fresh.score
+    );
+    let mut over = record.clone();
+    over.play_text("a1c2").unwrap();
+    assert_eq!(
+        over.outcome(),
+        Some(Outcome::win(Side::First, EndReason::Repetition))
+    );
+}
+
+#[test]
+fn under_the_uai_convention_a_repetition_is_a_draw_in_the_search() {
+    // libataxx (and the match runners on it) have no repetition rule: a
+    // cycle runs into the 100-ply draw, so under the default UAI
+    // convention the winning repetition above is worth only a draw, and
+    // X, far ahead, plays on; under `MoveLimit territory-duel` it takes it.
+    use stoneplay::games::ataxx::uai::{MoveLimit, UaiAtaxx};
+    let seven = ["g3e2", "c2a1", "e2g3", "a1c2", "g3e2", "c2a1", "e2g3"];
+    for (limit, takes) in [(MoveLimit::Uai, false), (MoveLimit::TerritoryDuel, true)] {
+        let start = UaiAtaxx::new(flip_cycle_after_a1c2(), 0, limit);
+        let record = Record::from_moves(start, seven).unwrap();
+        let r = fake_ctl_think(&record);
+        let best = r.best.map(|m| m.to_string());
+        assert_eq!(
+            best.as_deref() == Some("a1c2"),
+            takes,
+            "{limit:?}: {best:?} {}",
+            r.score
+        );
+        assert_eq!(r.score > MATE_BOUND, takes, "{limit:?}: {}", r.score);
+        // And the record ends there as each convention says.
+        let mut over = record.clone();
+        over.play_text("a1c2").unwrap();
+        let winner = over.outcome().expect("third occurrence").winner;
+        assert_eq!(winner, takes.then_some(Side::First), "{limit:?}");
+    }
 }
 
 /// The `Hash` option's table: the largest power of two of entries that

@@ -4,7 +4,7 @@
 //! every game ends. Both no-move rules, standard and random gap layouts.
 
 use stoneplay::games::ataxx::{Ataxx, AtaxxMove, AtaxxRules, NoMoveRule, Square};
-use stoneplay::games::{EndReason, Game, GameError, Record, Side};
+use stoneplay::games::{EndReason, Game, GameError, Outcome, Record, Side};
 
 /// xorshift64*: small, fast, good enough to drive playouts.
 struct Rng(u64);
@@ -240,6 +240,10 @@ fn playout(seed: u64, rules: AtaxxRules, full_check_every: u64, stats: &mut Stat
         if let Some(outcome) = rec.outcome() {
             if outcome.reason != EndReason::Repetition {
                 assert_eq!(Some(outcome), over);
+            } else {
+                // The third occurrence is decided by count (rule 4).
+                let (x, o) = (p.count(Side::First), p.count(Side::Second));
+                assert_eq!(outcome, Outcome::by_count(x, o, EndReason::Repetition));
             }
             stats.reasons.push(outcome.reason);
             break;

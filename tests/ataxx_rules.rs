@@ -1,10 +1,11 @@
 //! One test (or more) per rule of `shared/rules/territory-duel.md`, plus
 //! notation round-trips and every kind of bad input.
 
+use stoneplay::games::ataxx::AtaxxIllegal;
 use stoneplay::games::ataxx::{
     parse_square, square_name, Ataxx, AtaxxMove, AtaxxRules, NoMoveRule, Square, START_FEN,
 };
-use stoneplay::games::{EndReason, Game, GameError, Outcome, Record, Side};
+use stoneplay::games::{EndReason, Game, GameError, Illegal, Outcome, Record, Side};
 
 const PASS: AtaxxRules = AtaxxRules {
     no_move: NoMoveRule::Pass,
@@ -418,17 +419,23 @@ fn ending_4_threefold_repetition_in_record() {
         assert_eq!(rec.outcome(), None, "before ply {i}");
         rec.play_text(text).unwrap();
     }
-    // The start position (X to move) has now occurred three times.
+    // The start position (X to move) has now occurred three times: the
+    // count decides it, 2 pieces each, a draw.
     assert_eq!(rec.outcome(), Some(Outcome::draw(EndReason::Repetition)));
+    assert_eq!(rec.position().count(Side::First), 2);
+    assert_eq!(rec.position().count(Side::Second), 2);
     assert_eq!(rec.position().jump_counter(), 8);
     assert_eq!(rec.play_text("b6"), Err(GameError::GameOver));
     // A clone is irreversible: it clears the history, so repeats before it
-    // don't count.
+    // don't count. After X's clone X has 3 pieces to O's 2, and the third
+    // occurrence is X's win (the rules file: repetition is case 4, decided
+    // by count like cases 1-5).
+    let shuffle_o = ["a1c1", "g1e1", "c1a1", "e1g1"];
     let mut rec = Record::new(Ataxx::start(&PASS));
-    for text in ["g1e1", "a1c1", "e1g1", "c1a1", "b6", "b1"] {
+    for text in ["g1e1", "a1c1", "e1g1", "c1a1", "b6"] {
         rec.play_text(text).unwrap();
     }
-    for text in shuffle {
+    for text in shuffle_o {
         rec.play_text(text).unwrap();
     }
     assert_eq!(
@@ -436,10 +443,14 @@ fn ending_4_threefold_repetition_in_record() {
         None,
         "only the second occurrence since the clone"
     );
-    for text in shuffle {
+    for text in shuffle_o {
         rec.play_text(text).unwrap();
     }
-    assert_eq!(rec.outcome(), Some(Outcome::draw(EndReason::Repetition)));
+    assert_eq!(
+        rec.outcome(),
+        Some(Outcome::win(Side::First, EndReason::Repetition)),
+        "X, 3 pieces to 2, wins the repetition"
+    );
     // The side to move is part of the position.
     let x = pos("x5o/7/7/7/7/7/o5x x 0 1");
     let o = pos("x5o/7/7/7/7/7/o5x o 0 1");
@@ -591,14 +602,18 @@ fn flipping_jumps_repeat_and_end_by_repetition_on_the_third_occurrence() {
         assert_eq!(rec.outcome(), None, "before ply {} of cycle 2", i + 1);
         rec.play_text(text).unwrap();
     }
-    assert_eq!(rec.outcome(), Some(Outcome::draw(EndReason::Repetition)));
+    // The count decides it (issue 38): X has 1 piece (a1), O 2 (d1, g3).
+    let o_wins = Some(Outcome::win(Side::Second, EndReason::Repetition));
+    assert_eq!(rec.outcome(), o_wins, "O has more pieces");
+    assert_eq!(rec.position().count(Side::First), 1);
+    assert_eq!(rec.position().count(Side::Second), 2);
     assert_eq!(rec.play_text("a1c2"), Err(GameError::GameOver));
     assert_eq!(rec.moves().len(), 8);
     // Undo reopens the game; replaying the last move ends it again.
     assert_eq!(rec.undo(1), 1);
     assert_eq!(rec.outcome(), None);
     rec.play_text("e2g3").unwrap();
-    assert_eq!(rec.outcome(), Some(Outcome::draw(EndReason::Repetition)));
+    assert_eq!(rec.outcome(), o_wins);
     // After a clone (which clears the history), the new positions are
     // counted the same way: a flipping cycle after it ends on its third time.
     let mut rec = Record::new(start);
@@ -613,6 +628,9 @@ fn flipping_jumps_repeat_and_end_by_repetition_on_the_third_occurrence() {
         }
     }
     assert_eq!(rec.position().hash(), after_clone.hash());
+    // Here the counts are equal (X a1 a2, O d1 g1): a draw.
+    assert_eq!(rec.position().count(Side::First), 2);
+    assert_eq!(rec.position().count(Side::Second), 2);
     assert_eq!(rec.outcome(), Some(Outcome::draw(EndReason::Repetition)));
 }
 
@@ -793,7 +811,11 @@ fn play_rejects_illegal_moves_and_moves_after_the_end() {
     let e = p.play(mv("d4")).unwrap_err();
     assert_eq!(
         e,
-        GameError::IllegalMove("d4 is not legal here".to_string())
+        GameError::IllegalMove(Illegal::Ataxx(AtaxxIllegal::Alone { to: sq("d4") }))
+    );
+    assert_eq!(
+        e.to_string(),
+        "illegal move: no piece of the side to move stands next to d4"
     );
     // Moves built in code with squares off the board are illegal, not a panic.
     assert!(p.play(AtaxxMove::Clone { to: 49 }).is_err());

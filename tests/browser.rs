@@ -5,7 +5,7 @@
 use gloo_timers::future::TimeoutFuture;
 use leptos::prelude::*;
 use stoneplay::games::any::AnyRecord;
-use stoneplay::games::ataxx::{Ataxx, AtaxxRules};
+use stoneplay::games::ataxx::{Ataxx, AtaxxRules, NoMoveRule};
 use stoneplay::games::mill::Mill;
 use stoneplay::games::stones::{Stones, StonesRules};
 use stoneplay::games::{Game, Record};
@@ -328,11 +328,22 @@ fn links_round_trip_and_bad_links_are_refused() {
     assert_eq!(s.position().to_text(), "W:a1,b2* B:h8 w");
     assert_eq!(query_for(&s), custom);
 
+    // Against the computer the link restates the lose rule, as the page
+    // writes it; without `nomove=` it is the lose rule all the same.
+    for query in ["?game=ataxx&vs=master&nomove=lose", "?game=ataxx&vs=master"] {
+        let Ok(Some(AnyRecord::Ataxx(r))) = load_query(query) else {
+            panic!("{query} loads");
+        };
+        assert_eq!(r.position().rules().no_move, NoMoveRule::Lose, "{query}");
+    }
+
     assert!(load_query("").unwrap().is_none());
     let bad = [
         ("?game=chess", "unknown game"),
-        ("?game=ataxx&moves=b6.zz", "move 2 (zz)"),
-        ("?game=ataxx&moves=b6.b6", "move 2 (b6)"),
+        // The move list's numbering (issue 36): b6 is X's move 1, so the
+        // bad second half-move is O's, still move 1.
+        ("?game=ataxx&moves=b6.zz", "move 1 (zz) could not be read"),
+        ("?game=ataxx&moves=b6.b6", "move 1 (b6) is not legal"),
         ("?game=mill&rules=bogus", "unknown Mill rules"),
         ("?game=mill&pieces=40", "pieces"),
         (
@@ -340,6 +351,16 @@ fn links_round_trip_and_bad_links_are_refused() {
             "position ‘x5o/7’ could not be read",
         ),
         ("?game=ataxx&moves=%E0%A4%A", "not validly encoded"),
+        // The mode decides the no-move rule (issue 38): a link cannot
+        // choose another.
+        (
+            "?game=ataxx&nomove=lose",
+            "nomove=lose is only for games against the computer",
+        ),
+        (
+            "?game=ataxx&vs=master&nomove=pass",
+            "nomove=pass is only for two players",
+        ),
     ];
     for (query, expected) in bad {
         match load_query(query) {
@@ -475,14 +496,16 @@ async fn the_move_list_shows_earlier_positions_read_only() {
     first.click();
     settle().await;
     assert_eq!(count(&root, ".piece"), 5, "after b6");
-    assert!(text(&root, ".viewing-note").contains("Viewing move 1 of 3"));
+    // The move list's numbering: b6 b2 a7a5 is two numbered moves.
+    let line = text(&root, "[data-testid=lookback-line]");
+    assert!(line.contains("Looking back at move 1 of 2"), "{line}");
     click_square(&root, "b6").await;
     assert_eq!(count(&root, ".selected"), 0, "the past is read-only");
     button(&root, "live").click();
     settle().await;
     assert_eq!(count(&root, ".piece"), 6);
-    // The note stays in the page (a live region), empty.
-    assert_eq!(text(&root, ".viewing-note"), "");
+    // Back on the live game, the look-back line is gone.
+    assert_eq!(count(&root, "[data-testid=lookback]"), 0);
 }
 
 #[wasm_bindgen_test]

@@ -210,15 +210,77 @@ fn the_players_endings_name_the_loser_and_no_score() {
             en(ending(kind, Outcome::draw(Agreement), First, [3, 9])),
             "Agreed draw."
         );
-        assert_eq!(
-            en(ending(kind, Outcome::draw(Repetition), First, [3, 9])),
-            "The same position occurred three times — draw."
-        );
-        assert_eq!(
-            en(ending(kind, Outcome::draw(PlyLimit), First, [3, 9])),
-            "The game reached the online move limit — draw."
-        );
     }
+}
+
+#[test]
+fn a_repetition_and_the_ply_cap_read_as_the_game_decides_them() {
+    // Territory Duel: by the piece count (issue 38), the score shown.
+    assert_eq!(
+        en(ending(
+            GameKind::Ataxx,
+            Outcome::win(Second, Repetition),
+            First,
+            [1, 2]
+        )),
+        "The same position occurred three times — O wins, 2 pieces to 1."
+    );
+    assert_eq!(
+        en(ending(
+            GameKind::Ataxx,
+            Outcome::draw(Repetition),
+            First,
+            [4, 4]
+        )),
+        "The same position occurred three times — draw, 4 pieces each."
+    );
+    assert_eq!(
+        en(ending(
+            GameKind::Ataxx,
+            Outcome::win(First, PlyLimit),
+            Second,
+            [25, 20]
+        )),
+        "The game reached the online move limit — X wins, 25 pieces to 20."
+    );
+    // Stones!: the ply cap by the stones home.
+    assert_eq!(
+        en(ending(
+            GameKind::Stones,
+            Outcome::win(Second, PlyLimit),
+            First,
+            [1, 3]
+        )),
+        "The game reached the online move limit — Black wins, 3 stones home to 1."
+    );
+    // Mill: both are draws, and the count decides nothing.
+    assert_eq!(
+        en(ending(
+            GameKind::Mill,
+            Outcome::draw(Repetition),
+            First,
+            [3, 9]
+        )),
+        "The same position occurred three times — draw."
+    );
+    assert_eq!(
+        en(ending(
+            GameKind::Mill,
+            Outcome::draw(PlyLimit),
+            First,
+            [3, 9]
+        )),
+        "The game reached the online move limit — draw."
+    );
+    // A real record: the flipping cycle of the rules tests, O ahead.
+    let start = ataxx("7/7/7/7/6o/7/x2o3 x 0 1", NoMoveRule::Pass);
+    let cycle = ["a1c2", "g3e2", "c2a1", "e2g3"];
+    let record = Record::from_moves(start, cycle.iter().chain(&cycle)).unwrap();
+    let outcome = record.outcome().expect("over by repetition");
+    assert_eq!(
+        describe(Lang::En, &record.position().ending(outcome)),
+        "The same position occurred three times — O wins, 2 pieces to 1."
+    );
 }
 
 #[test]

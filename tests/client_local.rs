@@ -3,7 +3,6 @@
 //! undo/redo and review, timeouts, forced passes and resume.
 
 use stoneplay::client::local::{LocalGame, Played, Refused, Step};
-use stoneplay::client::Forced;
 use stoneplay::games::ataxx::{Ataxx, AtaxxMove, AtaxxRules};
 use stoneplay::games::mill::{Mill, MillRules};
 use stoneplay::games::{EndReason, Game, GameError, Outcome, Record, Side};
@@ -12,16 +11,16 @@ fn ataxx(moves: &[&str]) -> Record<Ataxx> {
     Record::from_moves(Ataxx::start(&AtaxxRules::default()), moves).unwrap()
 }
 
-fn mv<G: Forced>(game: &LocalGame<G>, text: &str) -> G::Move {
+fn mv<G: Game>(game: &LocalGame<G>, text: &str) -> G::Move {
     game.record().position().parse_move(text).unwrap()
 }
 
-fn play<G: Forced>(game: &mut LocalGame<G>, text: &str, now: f64) -> Played {
+fn play<G: Game>(game: &mut LocalGame<G>, text: &str, now: f64) -> Played {
     let m = mv(game, text);
     game.play(m, now).unwrap()
 }
 
-fn left<G: Forced>(game: &LocalGame<G>, now: f64) -> Option<f64> {
+fn left<G: Game>(game: &LocalGame<G>, now: f64) -> Option<f64> {
     game.clock().left_at(now)
 }
 

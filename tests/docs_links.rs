@@ -283,3 +283,32 @@ See [the docs](docs/no-such-file.md), [a heading](README.md#no-such-heading),\n\
         ]
     );
 }
+
+/// The README opens with a picture of the app (issue 34 point 5: "what
+/// it is, with a screenshot"): an image link among its first lines to a
+/// PNG in docs/ that exists (the link check above follows it too) and
+/// stays small, so the README loads fast.
+#[test]
+fn the_readme_shows_a_small_screenshot_at_the_top() {
+    let readme = fs::read_to_string(root().join("README.md")).expect("README.md");
+    let top: Vec<(usize, &str)> = prose_lines(&readme).into_iter().take(12).collect();
+    let images: Vec<String> = top
+        .iter()
+        .filter(|(_, l)| l.contains("!["))
+        .flat_map(|(_, l)| destinations(&without_code(l)))
+        .collect();
+    let [shot] = images.as_slice() else {
+        panic!("one image among the README's first lines, not {images:?}");
+    };
+    assert!(
+        shot.starts_with("docs/") && shot.ends_with(".png"),
+        "{shot}"
+    );
+    let bytes = fs::read(root().join(shot)).unwrap_or_else(|e| panic!("{shot}: {e}"));
+    assert!(bytes.starts_with(b"\x89PNG\r\n\x1a\n"), "{shot} is a PNG");
+    assert!(
+        bytes.len() < 100 * 1024,
+        "{shot} is {} bytes: keep it under 100 KB",
+        bytes.len()
+    );
+}

@@ -6,11 +6,12 @@
 use std::path::{Path, PathBuf};
 
 use stoneplay::ai::duel::{
-    self, DuelConfig, DuelGame, EngineSetup, Fault, GameResult, MoveLimit, TimeControl,
+    self, DuelConfig, EngineSetup, Fault, GameResult, MoveBudget, TimeControl,
 };
 use stoneplay::ai::stats::{
     elo, elo_of_score, expected_score, Pentanomial, Sprt, Trinomial, Verdict,
 };
+use stoneplay::games::GameKind;
 
 fn close(a: f64, b: f64, tol: f64) -> bool {
     (a - b).abs() <= tol
@@ -115,16 +116,16 @@ fn time_control_parsing() {
 
 #[test]
 fn books_are_checked_when_read() {
-    assert!(duel::read_book(DuelGame::Ataxx, "# only a comment\n\n").is_err());
-    let err = duel::read_book(DuelGame::Ataxx, "x5o/7/7/7/7/7/o5x x 0 1\nnonsense\n").unwrap_err();
+    assert!(duel::read_book(GameKind::Ataxx, "# only a comment\n\n").is_err());
+    let err = duel::read_book(GameKind::Ataxx, "x5o/7/7/7/7/7/o5x x 0 1\nnonsense\n").unwrap_err();
     assert!(err.starts_with("book line 2:"), "{err}");
-    let err = duel::read_book(DuelGame::Ataxx, "x6/7/7/7/7/7/7 o 0 1\n").unwrap_err();
+    let err = duel::read_book(GameKind::Ataxx, "x6/7/7/7/7/7/7 o 0 1\n").unwrap_err();
     assert!(err.contains("over"), "{err}");
     // The committed books read back, with enough openings for 400 games.
     for (game, file) in [
-        (DuelGame::Ataxx, "books/ataxx.txt"),
-        (DuelGame::Mill, "books/mill.txt"),
-        (DuelGame::Stones, "books/stones.txt"),
+        (GameKind::Ataxx, "books/ataxx.txt"),
+        (GameKind::Mill, "books/mill.txt"),
+        (GameKind::Stones, "books/stones.txt"),
     ] {
         let text = std::fs::read_to_string(file).unwrap();
         let book = duel::read_book(game, &text).unwrap();
@@ -138,12 +139,12 @@ fn engine() -> PathBuf {
     PathBuf::from(env!("CARGO_BIN_EXE_engine"))
 }
 
-fn config(game: DuelGame, old: PathBuf, new: PathBuf, book: Vec<String>, games: u32) -> DuelConfig {
+fn config(game: GameKind, old: PathBuf, new: PathBuf, book: Vec<String>, games: u32) -> DuelConfig {
     DuelConfig {
         game,
         engines: [old, new],
         tc: TimeControl::parse("0.2+0.01").unwrap(),
-        limit: MoveLimit::Clock,
+        limit: MoveBudget::Clock,
         games,
         book,
         concurrency: 2,
@@ -157,9 +158,9 @@ fn config(game: DuelGame, old: PathBuf, new: PathBuf, book: Vec<String>, games: 
 #[test]
 fn quick_match_of_the_engine_against_itself() {
     for (game, file) in [
-        (DuelGame::Ataxx, "books/ataxx.txt"),
-        (DuelGame::Stones, "books/stones.txt"),
-        (DuelGame::Mill, "books/mill.txt"),
+        (GameKind::Ataxx, "books/ataxx.txt"),
+        (GameKind::Stones, "books/stones.txt"),
+        (GameKind::Mill, "books/mill.txt"),
     ] {
         let book = duel::read_book(game, &std::fs::read_to_string(file).unwrap()).unwrap();
         let cfg = config(game, engine(), engine(), book[..2].to_vec(), 3);
@@ -211,8 +212,8 @@ fn a_nodes_duel_sends_go_nodes_and_repeats() {
         &format!("echo \"$line\" >> {}; echo 'bestmove b6'", log.display()),
     );
     let book = vec!["x5o/7/7/7/7/7/o5x x 0 1".to_string()];
-    let mut cfg = config(DuelGame::Ataxx, logger, engine(), book.clone(), 2);
-    cfg.limit = MoveLimit::Nodes(777);
+    let mut cfg = config(GameKind::Ataxx, logger, engine(), book.clone(), 2);
+    cfg.limit = MoveBudget::Nodes(777);
     let mut seen = Vec::new();
     duel::run(&cfg, &mut |g, _| seen.push(g.clone()));
     assert_eq!(seen.len(), 2);
@@ -228,8 +229,8 @@ fn a_nodes_duel_sends_go_nodes_and_repeats() {
         assert_eq!(line, "go nodes 777");
     }
     // Fixed nodes make the real engine's games repeatable.
-    let mut cfg = config(DuelGame::Ataxx, engine(), engine(), book, 2);
-    cfg.limit = MoveLimit::Nodes(3000);
+    let mut cfg = config(GameKind::Ataxx, engine(), engine(), book, 2);
+    cfg.limit = MoveBudget::Nodes(3000);
     let play = |cfg: &DuelConfig| {
         let mut v = Vec::new();
         duel::run(cfg, &mut |g, _| v.push((g.index, g.moves.clone())));
@@ -341,7 +342,7 @@ fn faults_lose_with_a_clear_record() {
         ),
     ];
     for (path, fault, words) in cases {
-        let mut cfg = config(DuelGame::Ataxx, engine(), path.clone(), book.clone(), 2);
+        let mut cfg = config(GameKind::Ataxx, engine(), path.clone(), book.clone(), 2);
         // Time enough for the real engine's first move on a loaded
         // machine; the slow script still oversteps it by far.
         cfg.tc = TimeControl::parse("2+0").unwrap();
@@ -391,8 +392,8 @@ fn a_public_engine_gets_its_arguments_options_and_movetime() {
         "echo 'info string not bestmove a1'; echo 'info score 3 bestmove b6'",
     );
     let book = vec!["x5o/7/7/7/7/7/o5x x 0 1".to_string()];
-    let mut cfg = config(DuelGame::Ataxx, path, engine(), book, 2);
-    cfg.limit = MoveLimit::MoveTime(150);
+    let mut cfg = config(GameKind::Ataxx, path, engine(), book, 2);
+    cfg.limit = MoveBudget::MoveTime(150);
     cfg.sprt = None;
     cfg.setup[0] = EngineSetup {
         args: Some(vec![]),
@@ -469,7 +470,7 @@ fn a_mill_game_won_by_a_removal_goes_to_the_remover() {
         "case \"$pos\" in *f4-g4*) echo 'bestmove xd3';; *) echo 'bestmove f4-g4';; esac",
     );
     let book = vec!["****@***/*OOO@**O/*O*O@O** w m s 7 0 3 0 0 0 0 0 0 0 0 0 18".to_string()];
-    let mut cfg = config(DuelGame::Mill, remover.clone(), remover, book, 2);
+    let mut cfg = config(GameKind::Mill, remover.clone(), remover, book, 2);
     cfg.sprt = None;
     let mut seen = Vec::new();
     let s = duel::run(&cfg, &mut |g, _| seen.push(g.clone()));
@@ -481,5 +482,38 @@ fn a_mill_game_won_by_a_removal_goes_to_the_remover() {
     }
     // Each side won the game it had White in.
     assert_eq!((s.games.wins, s.games.losses), (1, 1));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Issue 38: the referee decides a Territory Duel repetition by the piece
+/// count, as the rules file does. Both engines go round issue 11's cycle
+/// of flipping jumps; the start comes back a third time after eight plies
+/// with X on one piece and O on two: O wins, whichever engine plays it.
+#[test]
+fn a_territory_duel_repetition_goes_to_the_side_with_more_pieces() {
+    let dir = std::env::temp_dir().join(format!("stoneplay-duel-repeat-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let cycler = script(
+        &dir,
+        "cycler.sh",
+        "case \"$pos\" in *a1c2) echo 'bestmove g3e2';; *g3e2) echo 'bestmove c2a1';; \
+         *c2a1) echo 'bestmove e2g3';; *) echo 'bestmove a1c2';; esac",
+    );
+    let book = vec!["7/7/7/7/6o/7/x2o3 x 0 1".to_string()];
+    let mut cfg = config(GameKind::Ataxx, cycler.clone(), cycler, book, 2);
+    cfg.sprt = None;
+    let mut seen = Vec::new();
+    let s = duel::run(&cfg, &mut |g, _| seen.push(g.clone()));
+    assert_eq!(seen.len(), 2);
+    for g in &seen {
+        let cycle = ["a1c2", "g3e2", "c2a1", "e2g3"];
+        let eight: Vec<&str> = cycle.iter().chain(&cycle).copied().collect();
+        assert_eq!(g.moves, eight, "{g:?}");
+        assert_eq!(g.result, GameResult::SecondWins, "{g:?}");
+        assert!(g.reason.contains("three times"), "{}", g.reason);
+        assert!(g.fault.is_none());
+    }
+    // Each engine won the game it had O in.
+    assert_eq!((s.games.wins, s.games.losses, s.games.draws), (1, 1, 0));
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -110,6 +110,14 @@ fn all_keys_used() -> BTreeSet<String> {
         keys_used(&code_of(&f), &name, &mut used, &mut bad);
     }
     assert!(bad.is_empty(), "{}", bad.join("\n"));
+    // The typed reasons' keys, reached through their enums (words.rs
+    // builds `illegal.GAME.NAME` and asks for `position.*` by kind).
+    used.extend(stoneplay::games::error::all_illegal_keys());
+    used.extend(
+        stoneplay::games::PositionKind::KEYS
+            .iter()
+            .map(|k| k.to_string()),
+    );
     let en = table(Lang::En);
     for f in files(&root().join(".ci"), ".mjs") {
         let text = fs::read_to_string(&f).unwrap();
@@ -358,6 +366,98 @@ fn untranslated_copies_are_marked_and_english_is_not() {
                 same.len(),
                 t.keys().len()
             ));
+        }
+    }
+    assert!(problems.is_empty(), "\n{}", problems.join("\n"));
+}
+
+/// The screens of the page, as groups of key prefixes (the first part of a
+/// key, before its first dot) whose texts are on screen together: the game
+/// screen with its New game dialog, settings panel and notices; the online
+/// screens; the home screen. Two keys of one screen that English words
+/// differently must not read the same in any language (issue 36: Uzbek
+/// had "Bekor qilish" for both Undo and the New game dialog's Cancel).
+/// Not counted as kept apart: the two plural forms of one text
+/// (`.one`/`.other`), an `_aria` label (heard, not shown, and often the
+/// visible label's words on purpose), and English texts that differ only in
+/// capitals or a plural "s" (Marathi खेळ is "game" and "games").
+const SCREENS: [(&str, &[&str]); 3] = [
+    (
+        "game",
+        &[
+            "game", "newgame", "notice", "settings", "movenav", "movelist", "review", "hint",
+            "status", "chip", "clock", "common",
+        ],
+    ),
+    ("online", &["online", "common"]),
+    ("home", &["home", "nav", "mode", "common"]),
+];
+
+#[test]
+fn no_two_keys_of_one_screen_share_a_text_where_english_keeps_them_apart() {
+    let en = table(Lang::En);
+    let mut problems = Vec::new();
+    for (screen, prefixes) in SCREENS {
+        let keys: Vec<&str> = en
+            .keys()
+            .iter()
+            .copied()
+            .filter(|k| prefixes.iter().any(|p| k.split('.').next() == Some(*p)))
+            .filter(|k| !k.ends_with("_aria"))
+            .collect();
+        let base = |k: &str| {
+            k.strip_suffix(".one")
+                .or_else(|| k.strip_suffix(".other"))
+                .map(str::to_string)
+        };
+        let same_english = |a: &str, b: &str| {
+            let norm = |k: &str| {
+                let t = en.get(k).unwrap_or_default().to_lowercase();
+                t.trim_end_matches(['.', 's']).to_string()
+            };
+            norm(a) == norm(b)
+        };
+        for lang in Lang::ALL.into_iter().filter(|&l| l != Lang::En) {
+            let t = table(lang);
+            for (i, a) in keys.iter().enumerate() {
+                for b in &keys[i + 1..] {
+                    let (Some(ta), Some(tb)) = (t.get(a), t.get(b)) else {
+                        continue;
+                    };
+                    let plural_pair = base(a).is_some() && base(a) == base(b);
+                    if ta == tb && !plural_pair && !same_english(a, b) {
+                        problems.push(format!(
+                            "{}: the {screen} screen's {a} and {b} both read “{ta}” (English: “{}” / “{}”)",
+                            lang.file(),
+                            en.get(a).unwrap_or_default(),
+                            en.get(b).unwrap_or_default()
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    assert!(problems.is_empty(), "\n{}", problems.join("\n"));
+}
+
+/// Every typed reason (an illegal move of each game, a position text's
+/// kind of mistake), listed from the enums themselves, has a text in every
+/// table, with the squares it names as its only placeholders.
+#[test]
+fn every_typed_reason_has_a_text_in_every_language() {
+    use stoneplay::games::error::all_illegal_keys;
+    use stoneplay::games::PositionKind;
+    let mut keys = all_illegal_keys();
+    keys.extend(PositionKind::KEYS.iter().map(|k| k.to_string()));
+    assert!(keys.len() >= 40, "{keys:?}");
+    let mut problems = Vec::new();
+    for lang in Lang::ALL {
+        let t = table(lang);
+        for k in &keys {
+            match t.get(k) {
+                Some(text) if !text.trim().is_empty() => {}
+                _ => problems.push(format!("{}: {k} has no text", lang.file())),
+            }
         }
     }
     assert!(problems.is_empty(), "\n{}", problems.join("\n"));

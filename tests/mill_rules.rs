@@ -5,11 +5,12 @@
 // an assignment.
 #![allow(clippy::field_reassign_with_default)]
 
+use stoneplay::games::mill::MillIllegal;
 use stoneplay::games::mill::{
     adjacent, lines, parse_point, point_coords, point_name, BoardFull, Mill, MillInPlacing,
     MillMove, MillRules, Phase, Point, Preset, RemoveFromMills, Stalemate, OPTION_NAMES,
 };
-use stoneplay::games::{EndReason, Game, GameError, Outcome, Record, Side};
+use stoneplay::games::{EndReason, Game, GameError, Illegal, Outcome, Record, Side};
 
 const START_FEN: &str = "********/********/******** w p p 0 9 0 9 0 0 0 0 0 0 0 0 1";
 
@@ -548,6 +549,13 @@ fn slides_go_to_adjacent_empty_points() {
     assert!(pos.targets_from(p("c4")).is_empty(), "empty point");
     let err = pos.clone().play("b4-d6".parse().unwrap()).unwrap_err();
     assert!(err.to_string().contains("adjacent"), "{err}");
+    assert_eq!(
+        err,
+        GameError::IllegalMove(Illegal::Mill(MillIllegal::NotAdjacent {
+            from: p("b4"),
+            to: p("d6")
+        }))
+    );
 }
 
 #[test]

@@ -469,7 +469,7 @@ fn uai_move_limit_option_switches_to_our_80_jump_rule() {
 }
 
 #[test]
-fn uai_repetition_cycle_is_a_draw_on_the_third_occurrence() {
+fn uai_repetition_cycle_is_decided_as_each_convention_says() {
     // Every move of the cycle flips a piece and flips it back; only a
     // clone is irreversible, so the start recurs.
     let cycle = "a1c2 g3e2 c2a1 e2g3";
@@ -491,7 +491,7 @@ fn uai_repetition_cycle_is_a_draw_on_the_third_occurrence() {
     let over = lines_with(&out, "info string game over: ");
     assert_eq!(over.len(), 1);
     assert!(over[0].contains("three times"), "{over:?}");
-    // Our rules (the MoveLimit option) end it the same way.
+    // Our rules (the MoveLimit option) end it at the same ply.
     let out = run::<UaiAtaxx>(
         Dialect::Uai,
         &[
@@ -501,14 +501,36 @@ fn uai_repetition_cycle_is_a_draw_on_the_third_occurrence() {
         ],
     );
     assert_eq!(bestmoves(&out), vec!["(none)"], "{out:#?}");
+    // The result: a draw under UAI (libataxx has no repetition rule, so
+    // the cycle would run into its 100-ply draw), O's win by count (2
+    // pieces to 1) under our rules.
+    use stoneplay::ai::uci::Session;
+    use stoneplay::games::{EndReason, Outcome, Side};
+    for (option, outcome) in [
+        (None, Outcome::draw(EndReason::Repetition)),
+        (
+            Some("setoption name MoveLimit value territory-duel"),
+            Outcome::win(Side::Second, EndReason::Repetition),
+        ),
+    ] {
+        let mut session = Session::<UaiAtaxx>::new(Dialect::Uai);
+        for line in option.into_iter().chain([
+            "uainewgame",
+            &*format!("position fen 7/7/7/7/6o/7/x2o3 x 0 1 moves {cycle} {cycle}"),
+        ]) {
+            session.handle(line);
+        }
+        assert_eq!(session.record().moves().len(), 8, "{option:?}");
+        assert_eq!(session.record().outcome(), Some(outcome), "{option:?}");
+    }
 }
 
 #[test]
 fn go_clock_values_saturate_instead_of_overflowing() {
-    use stoneplay::ai::uci::{Action, Session};
+    use stoneplay::ai::uci::{Reply, Session};
     fn movetime<G: ProtocolGame>(dialect: Dialect, line: &str) -> Option<u64> {
         match Session::<G>::new(dialect).handle(line) {
-            Action::Go(job) => job.limits.movetime_ms,
+            Reply::Go(job) => job.limits.movetime_ms,
             other => panic!("{line}: {other:?}"),
         }
     }
@@ -536,7 +558,7 @@ fn go_clock_values_saturate_instead_of_overflowing() {
     // Territory Duel: a hard limit (an eighth of the clock plus the
     // increment) over a soft one (a twenty-fifth plus 60 % of it).
     let limits = |line: &str| match Session::<UaiAtaxx>::new(Dialect::Uai).handle(line) {
-        Action::Go(job) => (job.limits.movetime_ms, job.limits.soft_ms),
+        Reply::Go(job) => (job.limits.movetime_ms, job.limits.soft_ms),
         other => panic!("{line}: {other:?}"),
     };
     assert_eq!(
@@ -811,10 +833,10 @@ fn native_searcher_persists_between_moves_until_a_new_game() {
 /// the line. No input makes a `go` panic.
 #[test]
 fn go_numbers_out_of_range_are_clamped_and_noted() {
-    use stoneplay::ai::uci::{Action, Session};
+    use stoneplay::ai::uci::{Reply, Session};
     fn go<G: ProtocolGame>(dialect: Dialect, line: &str) -> Result<(u64, u32, u64), String> {
         match Session::<G>::new(dialect).handle(line) {
-            Action::Go(job) => {
+            Reply::Go(job) => {
                 assert!(job.notes.len() <= 1, "{line}: {:?}", job.notes);
                 let l = job.limits;
                 Ok((
@@ -823,13 +845,13 @@ fn go_numbers_out_of_range_are_clamped_and_noted() {
                     l.nodes.unwrap_or(0),
                 ))
             }
-            Action::Output(lines) => Err(lines.join("\n")),
+            Reply::Output(lines) => Err(lines.join("\n")),
             other => panic!("{line}: {other:?}"),
         }
     }
     fn notes<G: ProtocolGame>(dialect: Dialect, line: &str) -> Vec<String> {
         match Session::<G>::new(dialect).handle(line) {
-            Action::Go(job) => job.notes,
+            Reply::Go(job) => job.notes,
             other => panic!("{line}: {other:?}"),
         }
     }

@@ -1,14 +1,17 @@
-//! Repetition, for every game: the game record's draw by repetition (which
+//! Repetition, for every game: the game record's end by repetition (which
 //! keeps only the positions since the last irreversible move) must agree
 //! with a naive count over the whole history of positions, compared by
-//! their text without the move counters. Random games with fixed seeds,
+//! their text without the move counters, and its result with the rules
+//! files read off the position's text (Territory Duel: more pieces wins,
+//! equal counts draw; Mill: a draw). Random games with fixed seeds,
 //! biased towards moves that bring back a position already seen (and, in
 //! Territory Duel, towards jumps) so that repetitions happen often.
 //!
 //! Checked at every ply:
 //! - the record ends by repetition exactly when the current position has
 //!   occurred three times in the whole game (and the rules have the
-//!   repetition rule and the position is not over by itself);
+//!   repetition rule and the position is not over by itself), with the
+//!   winner the game's verdict names;
 //! - no position from before an irreversible move ever occurs after it;
 //! - two positions of a game have the same hash exactly when they are the
 //!   same position.
@@ -19,7 +22,7 @@ use stoneplay::ai::SplitMix64;
 use stoneplay::games::ataxx::{Ataxx, AtaxxMove, AtaxxRules, NoMoveRule};
 use stoneplay::games::mill::{Mill, MillRules, Preset};
 use stoneplay::games::stones::{Stones, StonesRules};
-use stoneplay::games::{EndReason, Game, Record};
+use stoneplay::games::{EndReason, Game, Record, Side};
 
 /// The position's identity: its text without the counters that the rules
 /// leave out of "the same position" (Territory Duel: the jump counter and
@@ -35,6 +38,8 @@ struct Tally {
     games: usize,
     plies: usize,
     repetitions: usize,
+    /// Repetitions that someone won (the rest were draws).
+    won: usize,
     irreversible: usize,
     /// The most times one position occurred in one game.
     max_count: usize,
@@ -43,6 +48,28 @@ struct Tally {
 /// How likely a move is in the random games: the position, the move and
 /// the moves played so far.
 type Weight<G> = dyn Fn(&G, <G as Game>::Move, &[<G as Game>::Move]) -> u64;
+
+/// The winner of a game ended by repetition, read off the position's text
+/// as the rules file says (`None`: a draw).
+type Verdict = dyn Fn(&str) -> Option<Side>;
+
+/// Territory Duel: the side with more pieces on the board (the FEN's first
+/// field) wins; equal counts draw.
+fn more_pieces(text: &str) -> Option<Side> {
+    let board = text.split(' ').next().unwrap();
+    let count = |c| board.chars().filter(|&ch| ch == c).count();
+    let (x, o) = (count('x'), count('o'));
+    match x.cmp(&o) {
+        std::cmp::Ordering::Greater => Some(Side::First),
+        std::cmp::Ordering::Less => Some(Side::Second),
+        std::cmp::Ordering::Equal => None,
+    }
+}
+
+/// Mill (and any game where the count decides nothing): a draw.
+fn draw(_: &str) -> Option<Side> {
+    None
+}
 
 /// Plays one seeded game from `start`. `weight` scores a move for the
 /// random choice (0 = never), given the moves so far; moves back to a
@@ -53,6 +80,7 @@ fn play_game<G: Game>(
     counters: usize,
     max_plies: usize,
     weight: &Weight<G>,
+    verdict: &Verdict,
     tally: &mut Tally,
 ) {
     let mut rng = SplitMix64::new(seed);
@@ -139,6 +167,14 @@ fn play_game<G: Game>(
         );
         if ended {
             tally.repetitions += 1;
+            let winner = record.outcome().and_then(|o| o.winner);
+            assert_eq!(
+                winner,
+                verdict(&now.to_text()),
+                "seed {seed}, ply {}: the repetition of {k} is decided wrongly",
+                keys.len()
+            );
+            tally.won += usize::from(winner.is_some());
         }
         keys.push(k);
         hashes.push(now.hash());
@@ -178,11 +214,26 @@ fn territory_duel_repetition_matches_a_naive_count() {
         for (i, fen) in starts.iter().enumerate() {
             let start = Ataxx::from_text(fen, &rules).unwrap();
             for seed in 0..40 {
-                play_game(&start, seed * 7 + i as u64, 2, 400, &weight, &mut tally);
+                play_game(
+                    &start,
+                    seed * 7 + i as u64,
+                    2,
+                    400,
+                    &weight,
+                    &more_pieces,
+                    &mut tally,
+                );
             }
         }
     }
     assert!(tally.repetitions >= 50, "too few repetitions: {tally:?}");
+    // Both kinds of verdict occur: a win for the side with more pieces,
+    // and a draw on equal counts.
+    assert!(tally.won >= 10, "too few decisive repetitions: {tally:?}");
+    assert!(
+        tally.repetitions - tally.won >= 10,
+        "too few drawn repetitions: {tally:?}"
+    );
     assert!(tally.irreversible > 0, "{tally:?}");
 }
 
@@ -193,10 +244,19 @@ fn mill_repetition_matches_a_naive_count() {
     for (i, preset) in Preset::ALL.iter().enumerate() {
         let start = Mill::start(&preset.rules());
         for seed in 0..20 {
-            play_game(&start, seed * 5 + i as u64, 2, 600, &weight, &mut tally);
+            play_game(
+                &start,
+                seed * 5 + i as u64,
+                2,
+                600,
+                &weight,
+                &draw,
+                &mut tally,
+            );
         }
     }
     assert!(tally.repetitions >= 20, "too few repetitions: {tally:?}");
+    assert_eq!(tally.won, 0, "a repetition is a draw in Mill");
     // Without the repetition rule, no game ends by it, and positions may
     // occur more than three times.
     let rules = MillRules {
@@ -206,7 +266,7 @@ fn mill_repetition_matches_a_naive_count() {
     let mut off = Tally::default();
     let start = Mill::start(&rules);
     for seed in 0..20 {
-        play_game(&start, seed, 2, 600, &weight, &mut off);
+        play_game(&start, seed, 2, 600, &weight, &draw, &mut off);
     }
     assert_eq!(off.repetitions, 0);
     assert!(off.max_count >= 3, "{off:?}");
@@ -220,7 +280,7 @@ fn stones_positions_never_recur() {
     let mut tally = Tally::default();
     let start = Stones::start(&StonesRules);
     for seed in 0..60 {
-        play_game(&start, seed, 0, 2000, &weight, &mut tally);
+        play_game(&start, seed, 0, 2000, &weight, &draw, &mut tally);
     }
     assert_eq!(tally.max_count, 1, "{tally:?}");
     assert_eq!(tally.repetitions, 0);

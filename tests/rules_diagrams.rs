@@ -6,7 +6,7 @@
 
 use std::collections::BTreeSet;
 
-use stoneplay::client::diagram::{find, Diagram, Shown, DIAGRAMS};
+use stoneplay::client::diagram::{all, find, Diagram, Shown};
 use stoneplay::games::ataxx::{parse_square as ataxx_square, Ataxx, AtaxxMove};
 use stoneplay::games::mill::{adjacent, parse_point, Mill, MillMove};
 use stoneplay::games::stones::{parse_square as stones_square, Stones};
@@ -43,7 +43,7 @@ fn english(key: &str) -> &'static str {
 
 #[test]
 fn every_diagram_is_a_legal_position_and_move_named_in_its_caption() {
-    for d in DIAGRAMS {
+    for d in all() {
         let moved = match d.game {
             GameKind::Ataxx => built::<Ataxx>(d.caption).2.to_string(),
             GameKind::Stones => built::<Stones>(d.caption).2.to_string(),
@@ -69,13 +69,9 @@ fn the_tables_captions_and_the_diagrams_match_one_to_one() {
         .flat_map(|g| rules_sections(g.slug()))
         .flat_map(|s| s.diagrams)
         .collect();
-    let in_code: BTreeSet<String> = DIAGRAMS.iter().map(|d| d.caption.to_string()).collect();
+    let in_code: BTreeSet<String> = all().map(|d| d.caption.to_string()).collect();
     assert_eq!(in_tables, in_code);
-    assert_eq!(
-        in_code.len(),
-        DIAGRAMS.len(),
-        "two diagrams share a caption"
-    );
+    assert_eq!(in_code.len(), all().count(), "two diagrams share a caption");
     // Each game's page has the diagrams the issue asks for.
     for (game, n) in [("ataxx", 3), ("stones", 3), ("mill", 3)] {
         let count = in_code

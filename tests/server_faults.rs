@@ -1,6 +1,8 @@
 //! The online server under faults: the real server binary as a child
 //! process with its storage made to fail for real (a file size limit, as a
-//! full disk), killed with SIGKILL and started again on the same data.
+//! full disk: set at start with `ulimit -f`, or lowered and raised again
+//! while it runs with `prlimit`), killed with SIGKILL and started again on
+//! the same data.
 
 mod common;
 
@@ -15,9 +17,10 @@ use common::{data_dir, state, WAIT};
 
 use stoneplay::games::any::AnyRecord;
 use stoneplay::games::any::Variant;
+use stoneplay::games::ataxx::{AtaxxMove, AtaxxRules};
 use stoneplay::games::mill::MillRules;
 use stoneplay::games::splitmix64;
-use stoneplay::games::Side;
+use stoneplay::games::{Game, Side};
 use stoneplay::protocol::online::{ClientMsg, ErrorCode, Event, GameState, ServerMsg, SideChoice};
 use stoneplay::server::client::{Client, Recv, Spawned};
 
@@ -25,6 +28,7 @@ use stoneplay::server::client::{Client, Recv, Spawned};
 struct Proc {
     _server: Spawned,
     addr: SocketAddr,
+    pid: u32,
     stderr: Arc<Mutex<String>>,
 }
 
@@ -62,9 +66,39 @@ impl Proc {
         });
         Proc {
             addr: server.addr,
+            pid: server.child.id(),
             _server: server,
             stderr,
         }
+    }
+
+    /// From now on a write that makes any file larger than `bytes` fails
+    /// (EFBIG, as a full disk fails it); `None` lifts the limit. The soft
+    /// RLIMIT_FSIZE of the running server, set from outside (`prlimit`).
+    fn file_limit(&self, bytes: Option<u64>) {
+        let lim = libc::rlimit {
+            rlim_cur: bytes.unwrap_or(libc::RLIM_INFINITY),
+            rlim_max: libc::RLIM_INFINITY,
+        };
+        // SAFETY: prlimit reads `lim` and writes nothing (no old limit asked).
+        let r = unsafe {
+            libc::prlimit(
+                self.pid as libc::pid_t,
+                libc::RLIMIT_FSIZE,
+                &lim,
+                std::ptr::null_mut(),
+            )
+        };
+        assert_eq!(r, 0, "prlimit: {}", std::io::Error::last_os_error());
+    }
+
+    /// The store cannot write from now on: no file may grow (the WAL,
+    /// where every commit is appended, is at its size now).
+    fn fill_disk(&self, dir: &Path) {
+        let wal = std::fs::metadata(dir.join(format!("{}-wal", stoneplay::server::store::DB_FILE)))
+            .map(|m| m.len())
+            .unwrap_or(0);
+        self.file_limit(Some(wal.max(1)));
     }
 
     fn stderr(&self) -> String {
@@ -85,10 +119,14 @@ fn endless_mill() -> Variant {
     })
 }
 
-/// A move that neither ends the game nor closes a mill.
+/// A move that neither ends the game nor closes a mill (nor leaves the
+/// opponent without a move). In Territory Duel a jump that flips comes
+/// first, then any jump, then a clone: jumps never fill the board and a
+/// flip starts the 80-jump count again, so such a game runs past the ply
+/// cap.
 fn lasting_move(live: &AnyRecord, r: u64) -> String {
     let moves = live.legal_moves();
-    let lasting: Vec<&String> = moves
+    let mut lasting: Vec<&String> = moves
         .iter()
         .filter(|m| {
             let mut next = live.clone();
@@ -97,6 +135,17 @@ fn lasting_move(live: &AnyRecord, r: u64) -> String {
                 && next.to_move() != live.to_move()
         })
         .collect();
+    if let AnyRecord::Ataxx(record) = live {
+        let pos = record.position();
+        let class = |m: &&String| match pos.parse_move(m) {
+            Ok(mv @ AtaxxMove::Jump { .. }) if pos.flips(mv) != 0 => 0,
+            Ok(AtaxxMove::Jump { .. }) => 1,
+            _ => 2,
+        };
+        if let Some(best) = lasting.iter().map(class).min() {
+            lasting.retain(|m| class(m) == best);
+        }
+    }
     if lasting.is_empty() {
         moves[(r % moves.len() as u64) as usize].clone()
     } else {
@@ -332,7 +381,7 @@ async fn play_lasting(
 }
 
 /// Point 4 of issue 13: a game whose rules never end it (Mill without the
-/// n-move and repetition rules) ends in a draw at the ply cap.
+/// n-move and repetition rules) ends at the ply cap: a draw in Mill.
 #[tokio::test]
 async fn every_online_game_ends_at_the_ply_cap() {
     use stoneplay::games::EndReason;
@@ -365,6 +414,41 @@ async fn every_online_game_ends_at_the_ply_cap() {
         ServerMsg::Refused { code, .. } => assert_eq!(code, Refusal::GameOver),
         other => panic!("a move after the cap: {other:?}"),
     }
+    server.shutdown().await;
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Issue 38: a Territory Duel game that reaches the ply cap is decided
+/// like the game's other endings, by the piece count (the rules file's
+/// decision), not drawn; the page reads the same result from the state.
+#[tokio::test]
+async fn a_territory_duel_game_at_the_ply_cap_is_decided_by_count() {
+    use stoneplay::games::{EndReason, Outcome};
+    use stoneplay::protocol::online::{Status, MAX_PLIES};
+    let dir = data_dir("cap-count");
+    let server = stoneplay::server::start(in_process_config(&dir))
+        .await
+        .unwrap();
+    let game = Variant::Ataxx(AtaxxRules::default());
+    let mut t = table(server.addr(), game).await;
+    let mut live = AnyRecord::new(&game);
+    let end = play_lasting(&mut t, &mut live, MAX_PLIES as usize + 10, 11).await;
+    assert_eq!(end.moves.len(), MAX_PLIES as usize, "ended at the cap");
+    assert_eq!(end.status, Status::Over);
+    let outcome = end.outcome.expect("over");
+    assert_eq!(outcome.reason, EndReason::PlyLimit);
+    let AnyRecord::Ataxx(record) = &live else {
+        panic!("a Territory Duel game")
+    };
+    let pos = record.position();
+    let (x, o) = (pos.count(Side::First), pos.count(Side::Second));
+    assert_ne!(x, o, "this game's counts differ, so a draw would be wrong");
+    assert_eq!(outcome, Outcome::by_count(x, o, EndReason::PlyLimit));
+    // The page rebuilds the same ending from the moves and the reason.
+    let mut page = AnyRecord::restore(&game, &end.start, &end.moves).unwrap();
+    assert_eq!(page.outcome(), None, "the board alone does not end it");
+    page.ply_limit();
+    assert_eq!(page.outcome(), Some(outcome));
     server.shutdown().await;
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -508,5 +592,238 @@ async fn a_deleted_database_is_noticed_and_not_silently_replaced() {
         .unwrap();
     assert_eq!(fresh.resumed().await, 0);
     fresh.shutdown().await;
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The state a reconnecting player is sent.
+async fn reconnect(addr: SocketAddr, seat: &common::Seat) -> (Client, GameState) {
+    let mut c = Client::hello(addr).await.unwrap();
+    c.send(&ClientMsg::Reconnect {
+        room: seat.room.clone(),
+        token: seat.token.clone(),
+    })
+    .await
+    .unwrap();
+    let s = state(&mut c, Some(Event::Sync)).await;
+    (c, s)
+}
+
+/// No state with `event` arrives at `c` within `wait`.
+async fn not_told(c: &mut Client, event: Event, wait: Duration) {
+    let deadline = tokio::time::Instant::now() + wait;
+    loop {
+        let left = deadline.saturating_duration_since(tokio::time::Instant::now());
+        match c.next(left).await {
+            Ok(Recv::Msg(ServerMsg::State(s) | ServerMsg::Update(s))) => {
+                assert_ne!(
+                    s.event, event,
+                    "announced while the store cannot write: {s:?}"
+                );
+            }
+            Ok(Recv::Msg(_)) => {}
+            Ok(Recv::Closed(f)) => panic!("closed: {f:?}"),
+            Err(_) => return,
+        }
+    }
+}
+
+/// Issue 33, point 1: the clock runs out while the store cannot write.
+/// The verdict is not announced (it is not stored), a move after the
+/// deadline is refused, the room stays in memory when both players
+/// leave, and once the store can write again the loss on time is stored
+/// by itself: the loser comes back to a lost game, not to a fresh clock.
+/// (Before: `timeout` was announced, the finished room left memory, and
+/// the loser came back to "playing, 1998 ms left".)
+#[tokio::test]
+async fn a_timeout_the_store_cannot_take_is_stored_later_never_undone() {
+    let dir = data_dir("timeout-full");
+    let server = Proc::start(&dir, None, &[]);
+    let game = Variant::Stones(stoneplay::games::stones::StonesRules);
+    let mut t = common::Table::new(server.addr, game, 2, SideChoice::First).await;
+    assert_eq!(t.state.to_move, Side::First);
+    server.fill_disk(&dir);
+    // The clock (2 s) runs out while nothing can be stored.
+    not_told(&mut t.a, Event::Timeout, Duration::from_millis(2600)).await;
+    // The time is up: no move is taken, and nothing is claimed stored.
+    t.a.send(&ClientMsg::Move {
+        ply: 0,
+        mv: "a1-b2".into(),
+    })
+    .await
+    .unwrap();
+    match t
+        .a
+        .recv_until(WAIT, |m| {
+            !matches!(m, ServerMsg::State(_) | ServerMsg::Update(_))
+        })
+        .await
+        .unwrap()
+    {
+        ServerMsg::Error { code, message } => {
+            assert_eq!(code, ErrorCode::Server);
+            assert!(message.contains("cannot store"), "{message}");
+        }
+        other => panic!("a move after the deadline while storing fails: {other:?}"),
+    }
+    let seats = (t.a_seat.clone(), t.b_seat.clone());
+    t.a.close().await;
+    t.b.close().await;
+    tokio::time::sleep(Duration::from_millis(600)).await;
+    assert!(server.stderr().contains("CANNOT STORE GAMES"));
+    // Room on the disk again: the verdict is stored by itself.
+    server.file_limit(None);
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    let (_a, s) = reconnect(server.addr, &seats.0).await;
+    assert_eq!(s.status, stoneplay::protocol::online::Status::Over, "{s:?}");
+    let outcome = s.outcome.expect("over");
+    assert_eq!(outcome.reason, stoneplay::games::EndReason::Timeout);
+    assert_eq!(outcome.winner, Some(Side::Second));
+    assert_eq!(s.clock.remaining_ms, 0);
+    // And it is what the store holds: after SIGKILL and a restart too.
+    server.kill();
+    let server = Proc::start(&dir, None, &[]);
+    let (_a, s) = reconnect(server.addr, &seats.0).await;
+    assert_eq!(s.outcome, Some(outcome));
+    drop(server);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Issue 33, point 1: a server killed after its clock ran out but before
+/// it could store the verdict (the disk was full). At the next start the
+/// clock is charged the time that server ran after its last save (its
+/// heartbeat), so the loss on time is reached again at once, never a
+/// fresh clock.
+#[tokio::test]
+async fn a_timeout_lost_in_a_crash_is_reached_again_from_the_stored_clock() {
+    let dir = data_dir("timeout-crash");
+    let server = Proc::start(&dir, None, &[]);
+    let game = Variant::Stones(stoneplay::games::stones::StonesRules);
+    let mut t = common::Table::new(server.addr, game, 2, SideChoice::First).await;
+    server.fill_disk(&dir);
+    not_told(&mut t.a, Event::Timeout, Duration::from_millis(2600)).await;
+    let seats = (t.a_seat.clone(), t.b_seat.clone());
+    server.kill();
+    // Down for a while: that time is not what decides.
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let server = Proc::start(&dir, None, &[]);
+    let (_a, s) = reconnect(server.addr, &seats.0).await;
+    let outcome = s
+        .outcome
+        .unwrap_or_else(|| panic!("a fresh clock after the crash: {s:?}"));
+    assert_eq!(outcome.reason, stoneplay::games::EndReason::Timeout);
+    assert_eq!(outcome.winner, Some(Side::Second));
+    drop(server);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Issue 33, point 1: a pause that ends by itself while the store cannot
+/// write ends only once that is stored (until then the game stays paused
+/// for everyone), then is announced.
+#[tokio::test]
+async fn a_pause_ends_by_itself_only_once_that_is_stored() {
+    let dir = data_dir("pause-full");
+    let server = Proc::start(&dir, None, &["--auto-resume-ms", "1000"]);
+    let game = Variant::Stones(stoneplay::games::stones::StonesRules);
+    let mut t = common::Table::new(server.addr, game, 60, SideChoice::First).await;
+    t.a.send(&ClientMsg::Pause).await.unwrap();
+    state(&mut t.a, Some(Event::Paused)).await;
+    state(&mut t.b, Some(Event::Paused)).await;
+    server.fill_disk(&dir);
+    not_told(&mut t.b, Event::AutoUnpaused, Duration::from_millis(2000)).await;
+    server.file_limit(None);
+    let s = state(&mut t.b, Some(Event::AutoUnpaused)).await;
+    assert_eq!(s.status, stoneplay::protocol::online::Status::Playing);
+    assert!(s.clock.running);
+    drop(server);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Issue 33, point 2: deleting `stoneplay.lock` (a "stale lock"
+/// cleanup) while a server runs does not let a second one start on the
+/// same data directory: the lock is on the database file itself.
+/// (Before: the second server resumed the game, both acknowledged
+/// different moves at the same plies, and 3 acknowledged moves were lost.)
+#[tokio::test]
+async fn a_deleted_lock_file_does_not_let_a_second_server_in() {
+    use stoneplay::server::store::LOCK_FILE;
+    let dir = data_dir("lock-deleted");
+    let first = stoneplay::server::start(in_process_config(&dir))
+        .await
+        .unwrap();
+    std::fs::remove_file(dir.join(LOCK_FILE)).unwrap();
+    let second = stoneplay::server::start(in_process_config(&dir)).await;
+    let Err(e) = second else {
+        panic!("a second server started once stoneplay.lock was deleted");
+    };
+    assert!(e.contains("in use by another running server"), "{e}");
+    // The real binary is refused too.
+    let exe = env!("CARGO_BIN_EXE_server");
+    let out = Command::new(exe)
+        .args(["--addr", "127.0.0.1:0", "--no-static", "--data"])
+        .arg(&dir)
+        .stdout(Stdio::null())
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("in use by another running server"));
+    first.shutdown().await;
+    let again = stoneplay::server::start(in_process_config(&dir))
+        .await
+        .expect("the directory is free once the first has stopped");
+    again.shutdown().await;
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Issue 33, point 2: a ply already stored is never replaced: storing
+/// another move there is refused (the store keeps the first), storing
+/// the same move again is a no-op (a commit whose answer was lost).
+#[tokio::test]
+async fn a_stored_ply_is_refused_not_replaced() {
+    use stoneplay::server::store::{RoomMeta, Store, PLY_TAKEN};
+    let dir = data_dir("ply-taken");
+    let store = Store::open(&dir).unwrap();
+    let spec = Variant::Stones(stoneplay::games::stones::StonesRules);
+    let meta = RoomMeta {
+        spec,
+        clock_ms: 60_000,
+        tokens: [Some("a".into()), Some("b".into())],
+        join_key: None,
+        creator_side: Side::First,
+        game_no: 1,
+        start: AnyRecord::new(&spec).start_text(),
+        outcome: None,
+        remaining_ms: 60_000,
+        paused_by: None,
+        pause_left_ms: 0,
+        pauses_left: [3, 3],
+        draw_offer: None,
+        offered_at: [None, None],
+        rematch: [false, false],
+        created_ms: 1,
+        clock_saved_ms: None,
+    };
+    let code = "PLYTAKENPLYTAKEN";
+    let moves = |m: &[(u32, &str)]| m.iter().map(|(p, m)| (*p, m.to_string())).collect();
+    store
+        .save(code, &meta, true, moves(&[(0, "a1-b2"), (1, "g7-f6")]))
+        .await
+        .unwrap();
+    let e = store
+        .save(code, &meta, false, moves(&[(1, "g1-f2"), (2, "b2-c3")]))
+        .await
+        .expect_err("another move at a stored ply");
+    assert!(e.contains(PLY_TAKEN), "{e}");
+    assert_eq!(
+        store.load(code).await.unwrap().unwrap().moves,
+        ["a1-b2", "g7-f6"]
+    );
+    // The same move again (a commit whose answer was lost) is fine.
+    store
+        .save(code, &meta, false, moves(&[(1, "g7-f6"), (2, "b2-c3")]))
+        .await
+        .unwrap();
+    let stored = store.load(code).await.unwrap().unwrap();
+    assert_eq!(stored.moves, ["a1-b2", "g7-f6", "b2-c3"]);
+    store.close().await;
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -7,7 +7,7 @@ mod common;
 
 use std::time::Duration;
 
-use common::{config, data_dir, eventually, refused_outside, seat, state, Seat};
+use common::{config, data_dir, eventually, refused_outside, seat, state, Seat, WAIT};
 use stoneplay::games::any::Variant;
 use stoneplay::games::ataxx::AtaxxRules;
 use stoneplay::protocol::online::{ClientMsg, Event, Refusal, ServerMsg, SideChoice};
@@ -182,9 +182,13 @@ async fn the_creator_can_cancel_an_invite_nobody_took() {
             "{m:?}"
         );
     }
-    // A spectator cannot withdraw it.
+    // A spectator cannot withdraw it, and gets the state with the
+    // refusal, as every refusal brings (issue 33).
     watcher.send(&ClientMsg::CancelInvite).await.unwrap();
     refused_outside(&mut watcher, Refusal::Spectator).await;
+    let s_after = state(&mut watcher, Some(Event::Sync)).await;
+    assert_eq!(s_after.you, None);
+    assert_eq!(s_after.seated, [true, false], "the invite stands");
     assert_eq!(server.rooms_in_memory(), 1);
 
     creator.send(&ClientMsg::CancelInvite).await.unwrap();
@@ -216,6 +220,7 @@ async fn the_creator_can_cancel_an_invite_nobody_took() {
     state(&mut a, Some(Event::Started)).await;
     a.send(&ClientMsg::CancelInvite).await.unwrap();
     refused_outside(&mut a, Refusal::RoomFull).await;
+    assert_eq!(state(&mut a, Some(Event::Sync)).await.seated, [true, true]);
     server.shutdown().await;
 
     // Gone from the store; the started game is kept.
@@ -223,5 +228,99 @@ async fn the_creator_can_cancel_an_invite_nobody_took() {
     assert!(store.load(&s.room).await.unwrap().is_none());
     assert!(store.load(&t.room).await.unwrap().is_some());
     store.close().await;
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// Issue 33, point 5: the rooms waiting for a friend are bounded for the
+/// whole server, whatever the number of client addresses (per-address
+/// limits off, as behind a proxy). (Before: 7,980 invites from 400
+/// loopback addresses in 40 s, each kept 24 h.)
+#[tokio::test]
+async fn the_invites_the_whole_server_keeps_are_bounded() {
+    let dir = data_dir("max-waiting");
+    let cfg = Config {
+        rooms_per_addr: 0,
+        max_waiting_rooms: 3,
+        ..config(&dir)
+    };
+    let server = server::start(cfg).await.unwrap();
+    let addr = server.addr();
+    let mut hosts = Vec::new();
+    for _ in 0..3 {
+        hosts.push(host(addr, 60).await);
+    }
+    let mut c = Client::hello(addr).await.unwrap();
+    c.send(&create(60)).await.unwrap();
+    let reason = refused_outside(&mut c, Refusal::Full).await;
+    assert!(reason.contains("invites"), "{reason}");
+    // A quick match is no invite: still fine.
+    c.send(&ClientMsg::QuickMatch {
+        game: ataxx(),
+        clock_secs: None,
+    })
+    .await
+    .unwrap();
+    assert!(matches!(
+        c.recv(WAIT).await.unwrap(),
+        ServerMsg::Queued { .. }
+    ));
+    // One invite taken: room for another.
+    let s = &hosts[0].1;
+    let mut friend = Client::hello(addr).await.unwrap();
+    friend
+        .send(&ClientMsg::Join {
+            room: s.room.clone(),
+            key: s.join_key.clone().unwrap(),
+        })
+        .await
+        .unwrap();
+    state(&mut friend, Some(Event::Started)).await;
+    host(addr, 60).await;
+    server.shutdown().await;
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// Issue 33: a finished room that is not in memory is loaded (and its
+/// moves replayed) once for a stream of spectators, not once each: it
+/// stays in memory for a while after the last one leaves.
+#[tokio::test]
+async fn spectators_of_a_finished_game_do_not_each_reload_it() {
+    let dir = data_dir("linger");
+    let server = server::start(config(&dir)).await.unwrap();
+    let addr = server.addr();
+    let (mut a, s) = host(addr, 60).await;
+    let mut b = Client::hello(addr).await.unwrap();
+    b.send(&ClientMsg::Join {
+        room: s.room.clone(),
+        key: s.join_key.clone().unwrap(),
+    })
+    .await
+    .unwrap();
+    state(&mut b, Some(Event::Started)).await;
+    a.send(&ClientMsg::Resign).await.unwrap();
+    state(&mut b, Some(Event::Resigned)).await;
+    a.close().await;
+    b.close().await;
+    // Finished with nobody there: out of memory at once, as before.
+    assert!(eventually(Duration::from_secs(2), || server.rooms_in_memory() == 0).await);
+    let loaded = server.rooms_loaded();
+    for _ in 0..5 {
+        let mut w = Client::hello(addr).await.unwrap();
+        w.send(&ClientMsg::Watch {
+            room: s.room.clone(),
+        })
+        .await
+        .unwrap();
+        assert!(state(&mut w, Some(Event::Sync)).await.outcome.is_some());
+        w.close().await;
+        // It stays in memory for the next one.
+        assert!(!eventually(Duration::from_millis(200), || server.rooms_in_memory() == 0).await);
+    }
+    assert_eq!(
+        server.rooms_loaded() - loaded,
+        1,
+        "loaded once for 5 spectators"
+    );
+    server.shutdown().await;
     let _ = std::fs::remove_dir_all(dir);
 }

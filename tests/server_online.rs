@@ -8,13 +8,13 @@ mod common;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use common::{data_dir, seat, state, Seat, Table, WAIT};
+use common::{data_dir, eventually, seat, state, Seat, Table, WAIT};
 
-use stoneplay::games::any::Variant;
-use stoneplay::games::ataxx::{AtaxxRules, NoMoveRule};
+use stoneplay::games::any::{AnyRecord, Variant};
+use stoneplay::games::ataxx::{parse_square, AtaxxIllegal, AtaxxRules, NoMoveRule};
 use stoneplay::games::mill::{MillRules, Preset};
 use stoneplay::games::stones::StonesRules;
-use stoneplay::games::{EndReason, Side};
+use stoneplay::games::{EndReason, Illegal, Side};
 use stoneplay::protocol::online::{
     ClientMsg, ErrorCode, Event, GameState, Refusal, ServerMsg, SideChoice, Status,
     MAX_MESSAGE_BYTES,
@@ -39,7 +39,9 @@ async fn start(name: &str) -> (Server, PathBuf) {
 /// The next message must be `refused` with `code`, followed by a state.
 async fn refused(c: &mut Client, code: Refusal) -> GameState {
     match c.recv(WAIT).await.expect("an answer") {
-        ServerMsg::Refused { code: got, reason } => {
+        ServerMsg::Refused {
+            code: got, reason, ..
+        } => {
             assert_eq!(got, code, "refused for {reason}");
             assert!(!reason.is_empty());
         }
@@ -132,6 +134,71 @@ async fn mill_full_game() {
     assert!(end.outcome.is_some());
     let end = full_game(Variant::Mill(Preset::LaskerMorris.rules()), 4).await;
     assert!(end.outcome.is_some());
+}
+
+/// Issue 36: the refusal of an illegal move carries its typed reason as
+/// `why` (its code, `ataxx.occupied:a1`) beside the English `reason`, as
+/// the page's codec reads it; a refusal that is not about the move's
+/// legality has none.
+#[tokio::test]
+async fn an_illegal_move_is_refused_with_its_typed_reason() {
+    let (server, _dir) = start("refused-why").await;
+    let mut t = Table::new(
+        server.addr(),
+        Variant::Ataxx(AtaxxRules::default()),
+        60,
+        SideChoice::First,
+    )
+    .await;
+    let sq = |name: &str| parse_square(name).unwrap();
+    let cases = [
+        (
+            "a1",
+            AtaxxIllegal::Occupied { to: sq("a1") },
+            "illegal move: a1 is occupied",
+        ),
+        (
+            "d4",
+            AtaxxIllegal::Alone { to: sq("d4") },
+            "illegal move: no piece of the side to move stands next to d4",
+        ),
+        (
+            "g7e5",
+            AtaxxIllegal::NotYours { from: sq("g7") },
+            "illegal move: the piece on g7 belongs to the opponent",
+        ),
+    ];
+    for (mv, want, english) in &cases {
+        t.a.send(&ClientMsg::Move {
+            ply: 0,
+            mv: mv.to_string(),
+        })
+        .await
+        .unwrap();
+        match t.a.recv(WAIT).await.expect("an answer") {
+            ServerMsg::Refused { code, reason, why } => {
+                assert_eq!(code, Refusal::IllegalMove, "{mv}");
+                assert_eq!(why, Some(Illegal::Ataxx(*want)), "{mv}");
+                assert_eq!(reason, *english, "{mv}");
+            }
+            other => panic!("{mv}: expected refused, got {other:?}"),
+        }
+        assert_eq!(state(&mut t.a, None).await.event, Event::Sync);
+    }
+    // Not about the move: no typed reason.
+    t.b.send(&ClientMsg::Move {
+        ply: 0,
+        mv: "a2".into(),
+    })
+    .await
+    .unwrap();
+    match t.b.recv(WAIT).await.expect("an answer") {
+        ServerMsg::Refused { code, why, .. } => {
+            assert_eq!(code, Refusal::NotYourTurn);
+            assert_eq!(why, None);
+        }
+        other => panic!("expected refused, got {other:?}"),
+    }
 }
 
 #[tokio::test]
@@ -1002,6 +1069,96 @@ async fn a_flooding_connection_is_limited_then_closed() {
     server.shutdown().await;
 }
 
+/// Issue 33, point 4: WebSocket ping frames spend the same budget as
+/// messages: a connection that floods them is closed like any flood.
+/// (Before: one connection sent 7.2 M pings in 5 s and was never closed.)
+#[tokio::test]
+async fn a_ping_frame_flood_is_closed_like_a_message_flood() {
+    let dir = data_dir("ping-flood");
+    let server = server::start(Config {
+        rate_per_sec: 10,
+        burst: 30,
+        ..config(&dir)
+    })
+    .await
+    .unwrap();
+    let mut c = Client::hello(server.addr()).await.unwrap();
+    let mut sent = 0;
+    for _ in 0..5000 {
+        if c.send_ping().await.is_err() {
+            break;
+        }
+        sent += 1;
+    }
+    let closed = loop {
+        match c.next(WAIT).await {
+            Ok(Recv::Msg(_)) => continue,
+            Ok(Recv::Closed(frame)) => break frame,
+            Err(e) if e.starts_with("nothing received") => {
+                panic!("still open after {sent} pings: {e}")
+            }
+            // The socket was reset after the close frame.
+            Err(_) => break None,
+        }
+    };
+    if let Some(f) = closed {
+        assert_eq!(u16::from(f.code), 1008, "{f:?}");
+    }
+    // Gone even though this client never answers the close: the server
+    // waits at most 2 s for the closing handshake, through the pings still
+    // queued.
+    assert!(
+        eventually(Duration::from_secs(5), || server.connections() == 0).await,
+        "the flooding connection is gone"
+    );
+    // Others are not affected.
+    let mut d = Client::hello(server.addr()).await.unwrap();
+    d.send(&ClientMsg::Ping { t: 9 }).await.unwrap();
+    assert!(matches!(
+        d.recv(WAIT).await.unwrap(),
+        ServerMsg::Pong { t: 9, .. }
+    ));
+    server.shutdown().await;
+}
+
+/// Issue 33 (b): the side that offered a draw can neither accept nor
+/// decline its own offer (the page never shows it the buttons, so only
+/// the raw protocol can try): both are refused, and the game and the
+/// offer are as they were.
+#[tokio::test]
+async fn the_offerer_cannot_answer_its_own_draw_offer() {
+    let (server, _dir) = start("own-offer").await;
+    let mut t = Table::new(
+        server.addr(),
+        Variant::Ataxx(AtaxxRules::default()),
+        60,
+        SideChoice::First,
+    )
+    .await;
+    t.play("b6").await;
+    let a_side = t.a_seat.side;
+    t.a.send(&ClientMsg::OfferDraw).await.unwrap();
+    let offered = state(&mut t.a, Some(Event::DrawOffered)).await;
+    state(&mut t.b, Some(Event::DrawOffered)).await;
+    for accept in [true, false] {
+        t.a.send(&ClientMsg::AnswerDraw { accept }).await.unwrap();
+        let s = refused(&mut t.a, Refusal::NoDrawOffer).await;
+        assert_eq!(s.draw_offer, Some(a_side), "accept: {accept}");
+        assert_eq!(s.status, Status::Playing);
+        assert_eq!(s.outcome, None);
+        assert_eq!(s.moves, offered.moves);
+        // The opponent hears nothing of it.
+        assert!(t.b.recv(Duration::from_millis(200)).await.is_err());
+    }
+    // The offer still stands for the one it was made to.
+    t.b.send(&ClientMsg::AnswerDraw { accept: true })
+        .await
+        .unwrap();
+    let s = state(&mut t.a, Some(Event::DrawAgreed)).await;
+    assert_eq!(s.outcome.map(|o| o.reason), Some(EndReason::Agreement));
+    server.shutdown().await;
+}
+
 #[tokio::test]
 async fn serves_the_app_and_the_websocket_on_one_port() {
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -1033,9 +1190,11 @@ async fn serves_the_app_and_the_websocket_on_one_port() {
 }
 
 /// Issue 11: a cycle of flipping jumps repeats the position, and the
-/// server ends the game as a draw by repetition on its third occurrence.
+/// server ends the game by repetition on its third occurrence; issue 38:
+/// decided by the piece count, as the rules file says (X, 3 pieces to 2,
+/// wins).
 #[tokio::test]
-async fn a_cycle_of_flipping_jumps_ends_drawn_by_repetition() {
+async fn a_cycle_of_flipping_jumps_ends_by_repetition_decided_by_count() {
     let (server, _dir) = start("flip-cycle").await;
     let spec = Variant::Ataxx(AtaxxRules::default());
     let mut t = Table::new(server.addr(), spec, 60, SideChoice::First).await;
@@ -1052,7 +1211,15 @@ async fn a_cycle_of_flipping_jumps_ends_drawn_by_repetition() {
     let end = t.state.clone();
     let outcome = end.outcome.expect("the third occurrence ends the game");
     assert_eq!(outcome.reason, EndReason::Repetition);
-    assert_eq!(outcome.winner, None, "a draw");
+    // X has a7, d1 and g3, O a1 and g7: more pieces wins.
+    let replay = AnyRecord::restore(&spec, &end.start, &end.moves).unwrap();
+    let AnyRecord::Ataxx(r) = &replay else {
+        panic!("a Territory Duel game")
+    };
+    assert_eq!(r.position().count(Side::First), 3);
+    assert_eq!(r.position().count(Side::Second), 2);
+    assert_eq!(outcome.winner, Some(Side::First), "X wins on the count");
+    assert_eq!(replay.outcome(), Some(outcome), "the page reads the same");
     assert_eq!(end.status, Status::Over);
     assert_eq!(end.moves.len(), 13);
     t.a.send(&ClientMsg::Move {

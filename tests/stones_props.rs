@@ -336,7 +336,7 @@ fn mangled_text_never_panics() {
             Err(e) => {
                 positions_bad += 1;
                 assert!(
-                    matches!(e, GameError::BadPosition(ref m) if !m.is_empty()),
+                    matches!(e, GameError::BadPosition(ref m) if !m.detail.is_empty()),
                     "{text:?}"
                 );
             }

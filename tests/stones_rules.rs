@@ -4,10 +4,11 @@
 
 use std::collections::BTreeSet;
 
+use stoneplay::games::stones::StonesIllegal;
 use stoneplay::games::stones::{
     parse_square, square_name, Square, Stones, StonesMove, StonesRules, START_POSITION,
 };
-use stoneplay::games::{EndReason, Game, GameError, Outcome, Record, Side};
+use stoneplay::games::{EndReason, Game, GameError, Illegal, Outcome, Record, Side};
 
 fn pos(text: &str) -> Stones {
     Stones::from_text(text, &StonesRules).unwrap_or_else(|e| panic!("{text}: {e}"))
@@ -333,7 +334,11 @@ fn pinned_stones_cannot_move() {
     let err = q.play(mv).unwrap_err();
     assert_eq!(
         err,
-        GameError::IllegalMove("the stone on d4 is pinned and cannot move".into())
+        GameError::IllegalMove(Illegal::Stones(StonesIllegal::Pinned { from: sq("d4") }))
+    );
+    assert_eq!(
+        err.to_string(),
+        "illegal move: the stone on d4 is pinned and cannot move"
     );
     assert_eq!(q, pos("W:d4*,h1 B:a8 w"));
 }
@@ -386,7 +391,12 @@ fn illegal_moves_are_refused_with_reasons_and_change_nothing() {
     for (text, reason) in cases.iter().take(2) {
         let mut p = start;
         let mv: StonesMove = text.parse().unwrap();
-        assert_eq!(p.play(mv), Err(GameError::IllegalMove(reason.to_string())));
+        let err = p.play(mv).unwrap_err();
+        assert!(
+            matches!(err, GameError::IllegalMove(Illegal::Stones(_))),
+            "{err:?}"
+        );
+        assert_eq!(err.to_string(), format!("illegal move: {reason}"));
         assert_eq!(p, start);
     }
     assert!(matches!(

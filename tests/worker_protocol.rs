@@ -3,9 +3,9 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use stoneplay::ai::worker::serve;
-use stoneplay::ai::InstantClock;
+use stoneplay::ai::{InstantClock, MATE_BOUND};
 use stoneplay::games::any::{AnyRecord, Variant};
-use stoneplay::games::ataxx::{AtaxxRules, NoMoveRule, START_FEN};
+use stoneplay::games::ataxx::{Ataxx, AtaxxRules, NoMoveRule, START_FEN};
 use stoneplay::games::mill::{Mill, Preset};
 use stoneplay::games::stones::{StonesRules, START_POSITION};
 use stoneplay::games::{Game, Record};
@@ -134,35 +134,41 @@ fn progress_reports_come_before_the_answer() {
     );
 }
 
+/// The worker's best move and its score.
+fn best_scored(request: &Request) -> (Option<String>, i32) {
+    let clock = InstantClock::new();
+    match serve(request, &clock, &mut |_| {}) {
+        Response::Best {
+            id: 3, mv, score, ..
+        } => (mv, score),
+        other => panic!("expected Best, got {other:?}"),
+    }
+}
+
 #[test]
 fn the_worker_rebuilds_repetitions_through_flipping_jumps() {
-    // Issue 11's cycle with a far block of X: O, far behind, completes the
-    // third occurrence of the start with e2g3 if the worker rebuilt the
-    // whole history from the moves (the flips in it clear nothing).
+    // Issue 11's cycle with a far block of X, from the position after X's
+    // a1c2: seven plies bring back the start with X to move, and X's a1c2
+    // makes the third occurrence of the position after it, which X (far
+    // ahead) wins by count (issue 38), if the worker rebuilt the whole
+    // history from the moves (the flips in it clear nothing).
     let spec = Variant::Ataxx(AtaxxRules::default());
-    let start = "xxxxxxx/xxxxxxx/7/7/6o/7/x2o3 x 0 1";
-    let cycle = ["a1c2", "g3e2", "c2a1", "e2g3"];
-    let seven: Vec<&str> = cycle.iter().chain(&cycle[..3]).copied().collect();
+    let rules = AtaxxRules::default();
+    let mut first = Ataxx::from_text("xxxxxxx/xxxxxxx/7/7/6o/7/x2o3 x 0 1", &rules).unwrap();
+    first.play(first.parse_move("a1c2").unwrap()).unwrap();
+    let start = first.to_text();
+    let seven = ["g3e2", "c2a1", "e2g3", "a1c2", "g3e2", "c2a1", "e2g3"];
     for level in ["strong", "master"] {
-        assert_eq!(
-            best(&think(spec, start, &seven, level)).as_deref(),
-            Some("e2g3"),
-            "{level}"
-        );
+        let (mv, score) = best_scored(&think(spec, &start, &seven, level));
+        assert_eq!(mv.as_deref(), Some("a1c2"), "{level}");
+        assert!(score > MATE_BOUND, "{level}: a win on the spot, {score}");
     }
-    // The same position sent as a start without moves: no draw to take.
-    let mut record = Record::new(
-        stoneplay::games::ataxx::Ataxx::from_text(start, &AtaxxRules::default()).unwrap(),
-    );
-    for m in &seven {
-        record.play_text(m).unwrap();
-    }
+    // The same position sent as a start without moves: no win to take.
+    let record = Record::from_moves(first, seven).unwrap();
     let here = record.position().to_text();
-    assert_ne!(
-        best(&think(spec, &here, &[], "master")).as_deref(),
-        Some("e2g3")
-    );
+    let (_, score) = best_scored(&think(spec, &here, &[], "master"));
+    assert!(score < MATE_BOUND, "no repetition without history: {score}");
     // The eighth move ends the game: the worker answers no move.
-    let eight: Vec<&str> = cycle.iter().chain(&cycle).copied().collect();
-    assert_eq!(best(&think(spec, start, &eight, "master")), None);
+    let eight: Vec<&str> = seven.iter().chain(&["a1c2"]).copied().collect();
+    assert_eq!(best(&think(spec, &start, &eight, "master")), None);
 }

@@ -5,7 +5,8 @@
 //! The runner is the referee: every move is checked and played on a
 //! [`Record`] under our rules (Territory Duel in pass mode with rule 5,
 //! Mill's Nine Men's Morris, Stones!), which decides every ending,
-//! repetition included. An engine loses a game by running out of its clock
+//! repetition included (Territory Duel: by the piece count, as the rules
+//! file says; Mill: a draw). An engine loses a game by running out of its clock
 //! (with `margin_ms` of grace for the pipe and the scheduler), by an
 //! illegal or unreadable move, by answering `bestmove (none)` in a live
 //! position, or by crashing (its process ends); the game file names the
@@ -22,74 +23,15 @@ use std::sync::mpsc;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use super::engine::EngineGame;
 use super::stats::{elo, EloEstimate, Pentanomial, Sprt, Trinomial, Verdict};
+use super::uci::ProtocolGame;
 use super::{Evaluate, Level, SearchControl, SearchLimits, SearchRequest, SplitMix64};
-use crate::games::ataxx::{Ataxx, AtaxxRules};
-use crate::games::mill::{Mill, Preset};
-use crate::games::stones::{Stones, StonesRules};
-use crate::games::{Game, Record, Side};
-
-/// The games a duel can be played in.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum DuelGame {
-    Ataxx,
-    Mill,
-    Stones,
-}
-
-impl DuelGame {
-    /// Reads `ataxx` (or `territory-duel`), `mill`, `stones`.
-    pub fn parse(s: &str) -> Result<DuelGame, String> {
-        match s {
-            "ataxx" | "territory-duel" => Ok(DuelGame::Ataxx),
-            "mill" => Ok(DuelGame::Mill),
-            "stones" => Ok(DuelGame::Stones),
-            other => Err(format!(
-                "unknown game '{other}' (expected ataxx, mill or stones)"
-            )),
-        }
-    }
-
-    /// The name in links and file names.
-    pub fn slug(self) -> &'static str {
-        match self {
-            DuelGame::Ataxx => "ataxx",
-            DuelGame::Mill => "mill",
-            DuelGame::Stones => "stones",
-        }
-    }
-
-    /// How the runner talks to an engine for this game.
-    fn dialect(self) -> Dialect {
-        match self {
-            DuelGame::Ataxx => Dialect {
-                args: &["uai"],
-                hello: "uai",
-                // The referee plays our rule 5; tell engines that know the
-                // option (an engine that does not answers with an
-                // `info string`, which the runner ignores).
-                options: &["setoption name MoveLimit value territory-duel"],
-                clocks: [("btime", "binc"), ("wtime", "winc")],
-            },
-            DuelGame::Mill => Dialect {
-                args: &["uci", "mill"],
-                hello: "uci",
-                options: &[],
-                clocks: [("wtime", "winc"), ("btime", "binc")],
-            },
-            DuelGame::Stones => Dialect {
-                args: &["uci", "stones"],
-                hello: "uci",
-                options: &[],
-                clocks: [("wtime", "winc"), ("btime", "binc")],
-            },
-        }
-    }
-}
+use crate::games::{Game, GameKind, Record, Side};
 
 /// The protocol words of one game.
 #[derive(Clone, Copy, Debug)]
-struct Dialect {
+struct ProtocolWords {
     /// Arguments after the engine binary (`uai`, `uci mill`, …).
     args: &'static [&'static str],
     /// `uai` or `uci`; `…ok` and `…newgame` follow from it.
@@ -98,6 +40,19 @@ struct Dialect {
     options: &'static [&'static str],
     /// The `go` keywords of the first and second player's clock.
     clocks: [(&'static str, &'static str); 2],
+}
+
+impl ProtocolWords {
+    /// How the referee talks to an engine for `P` (from its protocol:
+    /// [`ProtocolGame`]).
+    fn of<P: ProtocolGame>() -> ProtocolWords {
+        ProtocolWords {
+            args: P::COMMAND,
+            hello: P::DIALECT.word(),
+            options: P::REFEREE_OPTIONS,
+            clocks: [P::FIRST_CLOCK, P::SECOND_CLOCK],
+        }
+    }
 }
 
 /// A time control: a base per game and an increment per move.
@@ -146,13 +101,13 @@ impl std::fmt::Display for TimeControl {
 /// Everything a duel needs.
 #[derive(Clone, Debug)]
 pub struct DuelConfig {
-    pub game: DuelGame,
+    pub game: GameKind,
     /// The engine binaries: `[old, new]`. Results are told from NEW's side.
     pub engines: [PathBuf; 2],
     pub tc: TimeControl,
     /// What bounds each move: the clock of `tc`, a number of nodes, or a
     /// fixed time.
-    pub limit: MoveLimit,
+    pub limit: MoveBudget,
     /// Games to play (rounded up to whole pairs).
     pub games: u32,
     /// Opening positions in the game's notation, one per pair.
@@ -171,7 +126,7 @@ pub struct DuelConfig {
 
 /// What bounds each move of a duel.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum MoveLimit {
+pub enum MoveBudget {
     /// Each side's clock of [`DuelConfig::tc`] (`go wtime … btime …`); a
     /// side whose clock runs out loses.
     Clock,
@@ -419,18 +374,14 @@ fn fmt_abs(x: f64) -> String {
 
 /// Reads a book: one position per line; empty lines and `#` comments are
 /// skipped. Every position must be valid and not over.
-pub fn read_book(game: DuelGame, text: &str) -> Result<Vec<String>, String> {
+pub fn read_book(game: GameKind, text: &str) -> Result<Vec<String>, String> {
     let mut out = Vec::new();
     for (i, line) in text.lines().enumerate() {
         let line = line.trim();
         if line.is_empty() || line.starts_with('#') {
             continue;
         }
-        let check = match game {
-            DuelGame::Ataxx => check_opening::<Ataxx>(line, &AtaxxRules::default()),
-            DuelGame::Mill => check_opening::<Mill>(line, &Preset::NineMensMorris.rules()),
-            DuelGame::Stones => check_opening::<Stones>(line, &StonesRules),
-        };
+        let check = crate::with_game!(game, G => check_opening::<G>(line, &Default::default()));
         check.map_err(|e| format!("book line {}: {e}", i + 1))?;
         out.push(line.to_string());
     }
@@ -522,13 +473,13 @@ const HANDSHAKE: Duration = Duration::from_secs(10);
 /// Plays one game between `first` and `second` (engine paths) from `fen`.
 /// Returns the moves, the result and the reason, and a fault with the side
 /// that made it.
-fn play_one<G: Game>(
+fn play_one<G: EngineGame>(
     cfg: &DuelConfig,
     rules: &G::Rules,
     fen: &str,
     players: [(&PathBuf, &EngineSetup); 2],
 ) -> (Vec<String>, GameResult, String, Option<(Fault, Side)>) {
-    let dialect = cfg.game.dialect();
+    let dialect = ProtocolWords::of::<G::Speaks>();
     let start = G::from_text(fen, rules).expect("book positions are checked when read");
     let mut record = Record::new(start);
     let mut moves: Vec<String> = Vec::new();
@@ -599,9 +550,9 @@ fn play_one<G: Game>(
         let [(t1, i1), (t2, i2)] = dialect.clocks;
         // The `go` line, and the time this move may take.
         let (go, left) = match cfg.limit {
-            MoveLimit::Nodes(n) => (format!("go nodes {n}"), cfg.tc.base_ms),
-            MoveLimit::MoveTime(ms) => (format!("go movetime {ms}"), ms),
-            MoveLimit::Clock => (
+            MoveBudget::Nodes(n) => (format!("go nodes {n}"), cfg.tc.base_ms),
+            MoveBudget::MoveTime(ms) => (format!("go movetime {ms}"), ms),
+            MoveBudget::Clock => (
                 format!(
                     "go {t1} {} {t2} {} {i1} {} {i2} {}",
                     clock[0], clock[1], cfg.tc.inc_ms, cfg.tc.inc_ms
@@ -631,7 +582,7 @@ fn play_one<G: Game>(
         };
         if used > allowed {
             let allowance = match cfg.limit {
-                MoveLimit::MoveTime(ms) => format!("{ms} ms a move"),
+                MoveBudget::MoveTime(ms) => format!("{ms} ms a move"),
                 _ => format!("{} ms left", clock[side.index()]),
             };
             let why = format!("lost on time ({} ms used, {allowance})", used.as_millis());
@@ -649,7 +600,7 @@ fn play_one<G: Game>(
             return (moves, r, why, f);
         }
         moves.push(text);
-        if cfg.limit == MoveLimit::Clock {
+        if cfg.limit == MoveBudget::Clock {
             let c = &mut clock[side.index()];
             *c = c.saturating_sub(used.as_millis() as u64) + cfg.tc.inc_ms;
         }
@@ -664,11 +615,8 @@ fn play_game(cfg: &DuelConfig, index: usize) -> DuelGameRecord {
     let [old_setup, new_setup] = &cfg.setup;
     let (old, new) = ((old, old_setup), (new, new_setup));
     let players = if new_first { [new, old] } else { [old, new] };
-    let (moves, result, reason, fault) = match cfg.game {
-        DuelGame::Ataxx => play_one::<Ataxx>(cfg, &AtaxxRules::default(), &fen, players),
-        DuelGame::Mill => play_one::<Mill>(cfg, &Preset::NineMensMorris.rules(), &fen, players),
-        DuelGame::Stones => play_one::<Stones>(cfg, &StonesRules, &fen, players),
-    };
+    let (moves, result, reason, fault) =
+        crate::with_game!(cfg.game, G => play_one::<G>(cfg, &Default::default(), &fen, players));
     let fault = fault.map(|(f, side)| (f, (side == Side::First) == new_first));
     DuelGameRecord {
         index,
@@ -755,12 +703,8 @@ pub struct BookConfig {
 /// A balanced book: `count` distinct positions reached by `plies` random
 /// legal moves from the start, each scored within `margin` of 0 by a
 /// `depth`-ply search. Errors if too few are found in many tries.
-pub fn make_book(game: DuelGame, cfg: &BookConfig) -> Result<Vec<String>, String> {
-    match game {
-        DuelGame::Ataxx => book_for::<Ataxx>(&AtaxxRules::default(), cfg),
-        DuelGame::Mill => book_for::<Mill>(&Preset::NineMensMorris.rules(), cfg),
-        DuelGame::Stones => book_for::<Stones>(&StonesRules, cfg),
-    }
+pub fn make_book(game: GameKind, cfg: &BookConfig) -> Result<Vec<String>, String> {
+    crate::with_game!(game, G => book_for::<G>(&Default::default(), cfg))
 }
 
 fn book_for<G: Game + Evaluate>(rules: &G::Rules, cfg: &BookConfig) -> Result<Vec<String>, String> {

@@ -12,8 +12,10 @@
 //! between moves.
 
 pub mod bench;
+mod clock;
 pub mod datagen;
 pub mod duel;
+pub mod engine;
 pub mod eval;
 mod level;
 pub mod nnue_train;
@@ -27,50 +29,14 @@ pub mod worker;
 
 use std::sync::atomic::AtomicBool;
 
+pub use clock::{Clock, InstantClock};
 pub use eval::Evaluate;
 pub use level::{Level, LevelParams};
 pub use rng::SplitMix64;
-pub use search::{Searcher, MATE, MATE_BOUND, MAX_DEPTH};
+pub use search::{SearchInfo, Searcher, MATE, MATE_BOUND, MAX_DEPTH};
 
 use crate::games::{Game, Record};
 use search::Control;
-
-/// A monotonic clock in milliseconds: the search's only source of time.
-pub trait Clock {
-    /// Milliseconds since some fixed origin; never goes backwards.
-    fn now_ms(&self) -> f64;
-}
-
-impl<F: Fn() -> f64> Clock for F {
-    fn now_ms(&self) -> f64 {
-        self()
-    }
-}
-
-/// The native clock, from [`std::time::Instant`]. It compiles for wasm32
-/// (so the native-only `engine` binary does too) but `Instant` panics in the
-/// browser: the worker passes `performance.now()` instead.
-#[derive(Clone, Copy, Debug)]
-pub struct InstantClock(std::time::Instant);
-
-impl InstantClock {
-    /// A clock whose origin is now.
-    pub fn new() -> Self {
-        InstantClock(std::time::Instant::now())
-    }
-}
-
-impl Default for InstantClock {
-    fn default() -> Self {
-        InstantClock::new()
-    }
-}
-
-impl Clock for InstantClock {
-    fn now_ms(&self) -> f64 {
-        self.0.elapsed().as_secs_f64() * 1000.0
-    }
-}
 
 /// Longest a search with an explicit `movetime_ms` may think: well inside
 /// the 30 s move clock, whatever a caller asks.
@@ -112,21 +78,6 @@ impl SearchLimits {
             ..Default::default()
         }
     }
-}
-
-/// Progress after each completed iteration, for `info` lines and the UI.
-#[derive(Clone, Debug, PartialEq)]
-pub struct SearchInfo<'a, M> {
-    /// The iteration just completed.
-    pub depth: u32,
-    /// Score of the best move for the side to move (see [`MATE`]).
-    pub score: i32,
-    /// Nodes so far.
-    pub nodes: u64,
-    /// Milliseconds since the search started.
-    pub elapsed_ms: f64,
-    /// The principal variation, best move first.
-    pub pv: &'a [M],
 }
 
 /// The answer of a search.

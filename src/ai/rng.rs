@@ -1,7 +1,9 @@
 //! A tiny seeded pseudo-random generator (SplitMix64) for level noise and
 //! self-play openings: reproducible from a seed, no dependency, no OS entropy.
 
-/// SplitMix64: one `u64` of state, good statistical quality, and any seed
+use crate::games::splitmix64;
+
+/// SplitMix64 (the games' generator, [`splitmix64`]): one `u64` of state, good statistical quality, and any seed
 /// (zero included) works.
 #[derive(Clone, Debug)]
 pub struct SplitMix64 {
@@ -16,11 +18,9 @@ impl SplitMix64 {
 
     /// The next 64 random bits.
     pub fn next_u64(&mut self) -> u64 {
-        self.state = self.state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.state;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
+        let (state, out) = splitmix64(self.state);
+        self.state = state;
+        out
     }
 
     /// A uniform float in `[0, 1)`.

@@ -97,9 +97,5 @@ pub fn serve(request: &Request, clock: &dyn ai::Clock, post: &mut dyn FnMut(Resp
         movetime_ms: *movetime_ms,
         seed: *seed,
     };
-    match &record {
-        AnyRecord::Ataxx(r) => think_on(&job, r, clock, post),
-        AnyRecord::Stones(r) => think_on(&job, r, clock, post),
-        AnyRecord::Mill(r) => think_on(&job, r, clock, post),
-    }
+    crate::with_record!(&record, G, r => think_on(&job, r, clock, post))
 }

@@ -5,7 +5,8 @@
 //! server [--addr HOST:PORT] [--data DIR] [--static DIR | --no-static]
 //!        [--auto-resume-ms MS] [--min-clock-secs S] [--rate N] [--burst N]
 //!        [--max-connections N] [--max-per-address N] [--rooms-per-address N]
-//!        [--allow-origin ORIGIN]... [--database postgres://… [--bus redis://…]]
+//!        [--max-waiting-rooms N] [--allow-origin ORIGIN]...
+//!        [--database postgres://… [--bus redis://…]]
 //! ```
 //!
 //! `--database` keeps the games in PostgreSQL instead of `--data`'s SQLite
@@ -25,8 +26,11 @@ use stoneplay::server::{self, Config};
 const USAGE: &str = "usage: server [--addr HOST:PORT] [--data DIR] [--static DIR | --no-static]
               [--auto-resume-ms MS] [--min-clock-secs S] [--rate N] [--burst N]
               [--max-connections N] [--max-per-address N] [--rooms-per-address N]
-              [--allow-origin ORIGIN]... [--database postgres://… [--bus redis://…]]
-defaults: --addr 127.0.0.1:8080 --data ./data --static dist";
+              [--max-waiting-rooms N] [--allow-origin ORIGIN]...
+              [--database postgres://… [--bus redis://…]]
+defaults: --addr 127.0.0.1:8080 --data ./data --static dist
+behind a reverse proxy every client has the proxy's address: set
+--max-per-address 0 --rooms-per-address 0 and limit per client there";
 
 fn parse_args(args: &[String]) -> Result<Config, String> {
     let mut config = Config::default();
@@ -71,6 +75,7 @@ fn parse_args(args: &[String]) -> Result<Config, String> {
             "--rooms-per-address" => {
                 config.rooms_per_addr = number("a number")?.min(u64::from(u32::MAX)) as u32
             }
+            "--max-waiting-rooms" => config.max_waiting_rooms = number("a number")? as usize,
             // Pages on another origin (a static host) that may open /ws.
             "--allow-origin" => config.allow_origins.extend(
                 value

@@ -7,12 +7,11 @@
 //! timeout, too few or no pieces; the side to move for "cannot move" (in
 //! Stones! that side may still win or draw on the score). The score is shown
 //! only where the count decided the game: Territory Duel's endings scored
-//! by count and Stones!'s end; never after a resignation, a timeout or an
-//! agreement, nor in Mill, where the count decides nothing.
+//! by count (the third occurrence of a position and the online ply cap
+//! among them: "The same position occurred three times — O wins, 2 pieces
+//! to 1.") and Stones!'s end and ply cap; never after a resignation, a
+//! timeout or an agreement, nor in Mill, where the count decides nothing.
 
-use crate::games::ataxx::{Ataxx, JUMP_LIMIT};
-use crate::games::mill::Mill;
-use crate::games::stones::Stones;
 use crate::games::{EndReason, Game, GameKind, Outcome, Side};
 use crate::i18n::Lang;
 use crate::{t, tn};
@@ -32,57 +31,57 @@ pub struct Ending {
     pub move_limit: u32,
 }
 
-/// A game whose end the result line can put in words.
+/// A game whose end the result line can put in words: the end of a
+/// position, and what differs between games in the words (each game's
+/// impl is in its file of `client::games`; the defaults are the common
+/// case).
 pub trait Ends: Game {
     /// The end of this (final) position with `outcome`.
     fn ending(&self, outcome: Outcome) -> Ending;
-}
 
-impl Ends for Ataxx {
-    fn ending(&self, outcome: Outcome) -> Ending {
-        Ending {
-            kind: GameKind::Ataxx,
-            outcome,
-            to_move: self.side_to_move(),
-            counts: [self.count(Side::First), self.count(Side::Second)],
-            move_limit: JUMP_LIMIT,
+    /// A side's name ("White", "Black" by default).
+    fn player_name(lang: Lang, side: Side) -> &'static str {
+        match side {
+            Side::First => t!(lang, "side.white"),
+            Side::Second => t!(lang, "side.black"),
+        }
+    }
+
+    /// Whether a side to move that cannot move may still win or draw on
+    /// the score (Stones!), so "cannot move" names it rather than the
+    /// loser. By default the blocked side loses.
+    const STUCK_MAY_WIN: bool = false;
+
+    /// Whether the count decided an ending for `reason`, so the line
+    /// shows the score. Never, by default.
+    fn decided_by_count(_reason: EndReason) -> bool {
+        false
+    }
+
+    /// The move limit's ending ("50 moves without a removal").
+    fn move_limit_words(lang: Lang, limit: u32) -> String {
+        tn!(lang, "end.move_limit", limit)
+    }
+
+    /// The score with its unit, the winner's count first, for an ending
+    /// decided by the count (`counts`: first, second); pieces by default.
+    fn score_words(lang: Lang, winner: Option<Side>, counts: [u32; 2]) -> String {
+        let count = |s: Side| counts[s.index()];
+        match winner {
+            Some(w) => tn!(
+                lang,
+                "outcome.score.pieces",
+                count(w),
+                other = count(w.opponent())
+            ),
+            None => tn!(lang, "outcome.score.pieces_each", count(Side::First)),
         }
     }
 }
 
-impl Ends for Stones {
-    fn ending(&self, outcome: Outcome) -> Ending {
-        Ending {
-            kind: GameKind::Stones,
-            outcome,
-            to_move: self.side_to_move(),
-            counts: [self.score(Side::First), self.score(Side::Second)],
-            move_limit: 0,
-        }
-    }
-}
-
-impl Ends for Mill {
-    fn ending(&self, outcome: Outcome) -> Ending {
-        let left = |s| u32::from(self.on_board(s)) + u32::from(self.in_hand(s));
-        Ending {
-            kind: GameKind::Mill,
-            outcome,
-            to_move: self.side_to_move(),
-            counts: [left(Side::First), left(Side::Second)],
-            move_limit: self.rules().n_move_rule,
-        }
-    }
-}
-
-/// A side's name in a game ("X", "White").
+/// A side's name in a game ("X", "White"): [`Ends::player_name`].
 pub fn side_name(lang: Lang, kind: GameKind, side: Side) -> &'static str {
-    match (kind, side) {
-        (GameKind::Ataxx, Side::First) => t!(lang, "side.x"),
-        (GameKind::Ataxx, Side::Second) => t!(lang, "side.o"),
-        (_, Side::First) => t!(lang, "side.white"),
-        (_, Side::Second) => t!(lang, "side.black"),
-    }
+    crate::with_game!(kind, G => G::player_name(lang, side))
 }
 
 /// The whole result line, e.g. "O resigned — X wins." or "Black cannot
@@ -115,19 +114,14 @@ pub fn describe(lang: Lang, end: &Ending) -> String {
         EndReason::NoLegalMove => {
             // Stones!: the side to move, whatever the score says; Territory
             // Duel and Mill: the blocked side, which loses.
-            let blocked = match kind {
-                GameKind::Stones => to_move,
-                _ => loser,
-            };
+            let stuck_may_win = crate::with_game!(kind, G => G::STUCK_MAY_WIN);
+            let blocked = if stuck_may_win { to_move } else { loser };
             t!(lang, "end.cannot_move", side = name(blocked))
         }
         EndReason::BoardFull => t!(lang, "end.board_full").to_string(),
         EndReason::NeitherCanMove => t!(lang, "end.neither_can_move").to_string(),
         EndReason::Repetition => t!(lang, "end.repetition").to_string(),
-        EndReason::MoveLimit => match kind {
-            GameKind::Ataxx => tn!(lang, "end.jump_limit", move_limit),
-            _ => tn!(lang, "end.move_limit", move_limit),
-        },
+        EndReason::MoveLimit => crate::with_game!(kind, G => G::move_limit_words(lang, move_limit)),
         EndReason::PlyLimit => t!(lang, "end.ply_limit").to_string(),
     };
     let score = score_words(lang, end);
@@ -145,49 +139,11 @@ pub fn describe(lang: Lang, end: &Ending) -> String {
     }
 }
 
-/// Whether the count decided this ending, so the line shows the score.
-fn decided_by_count(end: &Ending) -> bool {
-    match end.kind {
-        // Territory Duel's four endings scored by count (its rules, rule 1
-        // to 5); a blocked mover in lose mode loses whatever the count.
-        GameKind::Ataxx => matches!(
-            end.outcome.reason,
-            EndReason::BoardFull
-                | EndReason::NoPieces
-                | EndReason::NeitherCanMove
-                | EndReason::MoveLimit
-        ),
-        // Stones! is scored when the side to move is stuck.
-        GameKind::Stones => end.outcome.reason == EndReason::NoLegalMove,
-        GameKind::Mill => false,
-    }
-}
-
 /// The score with its unit, the winner's count first ("30 pieces to 19",
 /// "1 stone home each"), when the count decided the game.
 fn score_words(lang: Lang, end: &Ending) -> Option<String> {
-    if !decided_by_count(end) {
-        return None;
-    }
-    let count = |s: Side| end.counts[s.index()];
-    Some(match (end.kind, end.outcome.winner) {
-        (GameKind::Stones, Some(w)) => {
-            tn!(
-                lang,
-                "outcome.score.stones",
-                count(w),
-                other = count(w.opponent())
-            )
-        }
-        (GameKind::Stones, None) => tn!(lang, "outcome.score.stones_each", count(Side::First)),
-        (_, Some(w)) => {
-            tn!(
-                lang,
-                "outcome.score.pieces",
-                count(w),
-                other = count(w.opponent())
-            )
-        }
-        (_, None) => tn!(lang, "outcome.score.pieces_each", count(Side::First)),
+    let reason = end.outcome.reason;
+    crate::with_game!(end.kind, G => {
+        G::decided_by_count(reason).then(|| G::score_words(lang, end.outcome.winner, end.counts))
     })
 }

@@ -21,21 +21,20 @@
 //! - **Resume** ([`LocalGame::resumed`]): a saved game in progress comes
 //!   back paused with the time that was left; a saved game that ended in a
 //!   way its moves do not show (time, resignation) comes back finished.
-//! - **Recent games** ([`Snapshot::keep`]): a game is worth keeping once a
+//! - **Recent games** ([`SavePoint::keep`]): a game is worth keeping once a
 //!   move has been played in it here (by anyone: the player, the computer,
 //!   a forced pass), it has ended, or a game was imported into it; a game
 //!   that was only opened is not. A resumed game was kept already. New
 //!   game or Rematch on the same screen is another game
-//!   ([`Snapshot::game_no`]): the finished one stays in the list.
+//!   ([`SavePoint::game_no`]): the finished one stays in the list.
 
 use super::clock::MoveClock;
-use super::Forced;
-use crate::games::{EndReason, GameError, Outcome, Record, Side};
+use crate::games::{EndReason, Game, GameError, Outcome, Record, Side};
 
 /// What a game looked like when last saved: the record and the time left
 /// on the move clock of the side to move (`None`: no clock).
 #[derive(Clone, Debug, PartialEq)]
-pub struct Snapshot<G: Forced> {
+pub struct SavePoint<G: Game> {
     pub record: Record<G>,
     pub clock_left_ms: Option<f64>,
     /// Whether the game belongs in the recent games: something happened in
@@ -82,7 +81,7 @@ pub enum Step {
 
 /// A local game and everything the page decides about it.
 #[derive(Clone, Debug, PartialEq)]
-pub struct LocalGame<G: Forced> {
+pub struct LocalGame<G: Game> {
     record: Record<G>,
     /// Moves taken back, most recent last, for Redo.
     redo: Vec<G::Move>,
@@ -97,9 +96,9 @@ pub struct LocalGame<G: Forced> {
     covered: bool,
     /// The ply shown from the move list; `None`: the live game.
     viewing: Option<usize>,
-    /// Something happened in this game (see [`Snapshot::keep`]).
+    /// Something happened in this game (see [`SavePoint::keep`]).
     keep: bool,
-    /// New games started on this screen (see [`Snapshot::game_no`]).
+    /// New games started on this screen (see [`SavePoint::game_no`]).
     game_no: u32,
 }
 
@@ -107,7 +106,7 @@ fn limit_ms(secs: u32) -> Option<f64> {
     (secs > 0).then(|| f64::from(secs) * 1000.0)
 }
 
-impl<G: Forced> LocalGame<G> {
+impl<G: Game> LocalGame<G> {
     /// A game from `record` (a new game or a link), its clock running from
     /// `now` unless the game is already over.
     pub fn new(record: Record<G>, clock_secs: u32, computer: Option<Side>, now: f64) -> Self {
@@ -472,8 +471,8 @@ impl<G: Forced> LocalGame<G> {
 
     /// What to save at `now`: the record, the time left and whether the
     /// game belongs in the recent games.
-    pub fn snapshot(&self, now: f64) -> Snapshot<G> {
-        Snapshot {
+    pub fn snapshot(&self, now: f64) -> SavePoint<G> {
+        SavePoint {
             record: self.record.clone(),
             clock_left_ms: self.clock.left_at(now),
             keep: self.keep,

@@ -4,9 +4,6 @@
 //! (an arrow from `from` to `to`, rings on both ends, a cross on a removed
 //! piece); this module only says, per game, which spots a move touches.
 
-use crate::games::ataxx::{Ataxx, AtaxxMove};
-use crate::games::mill::{Mill, MillMove};
-use crate::games::stones::Stones;
 use crate::games::Game;
 
 /// The spots of one move, as the boards number them.
@@ -59,40 +56,9 @@ impl Mark {
     }
 }
 
-/// Which spots a game's moves touch.
+/// Which spots a game's moves touch (each game's impl is in its file of
+/// `client::games`).
 pub trait Marks: Game {
     /// The mark of `mv` (played in the position it was found for).
     fn mark(mv: Self::Move) -> Mark;
-}
-
-/// A clone names only its target: any neighbouring piece of the mover
-/// could be its source, so none is singled out. A jump names both.
-impl Marks for Ataxx {
-    fn mark(mv: AtaxxMove) -> Mark {
-        match mv {
-            AtaxxMove::Pass => Mark::default(),
-            AtaxxMove::Clone { to } => Mark::arrive(to),
-            AtaxxMove::Jump { from, to } => Mark::travel(from, to),
-        }
-    }
-}
-
-/// A slide or a jump: from its square to its landing square (a jumped
-/// stone stays on the board, pinned or freed, so it is not a removal).
-impl Marks for Stones {
-    fn mark(mv: crate::games::stones::StonesMove) -> Mark {
-        Mark::travel(mv.from, mv.to)
-    }
-}
-
-/// A placement marks its point, a slide or a flight its two ends, a
-/// removal the piece it takes.
-impl Marks for Mill {
-    fn mark(mv: MillMove) -> Mark {
-        match mv {
-            MillMove::Place(p) => Mark::arrive(p),
-            MillMove::Slide { from, to } => Mark::travel(from, to),
-            MillMove::Remove(p) => Mark::remove(p),
-        }
-    }
 }

@@ -4,6 +4,8 @@
 //! - [`clock`]: the per-move clock, computed from injected timestamps.
 //! - [`diagram`]: the rules pages' board diagrams: positions and moves.
 //! - [`ending`]: the result line in words ("O resigned — X wins.").
+//! - [`games`]: each game's part of the above, one file per game of the
+//!   list (its ending's counts, its moves' marks).
 //! - [`local`]: a game on this device (two players or against the
 //!   computer): record, undo/redo and review, forced moves, the clock rules,
 //!   timeouts, pause, a dialog over the board, resume after a reload.
@@ -18,34 +20,10 @@
 pub mod clock;
 pub mod diagram;
 pub mod ending;
+pub mod games;
 pub mod local;
 pub mod mark;
 pub mod moves;
 pub mod online;
 pub mod review;
 pub mod score;
-
-use crate::games::ataxx::{Ataxx, AtaxxMove};
-use crate::games::mill::Mill;
-use crate::games::stones::Stones;
-use crate::games::Game;
-
-/// A move the side to move must make without choosing, made at once by
-/// the page (Territory Duel's pass when the player has no move but the game
-/// goes on). The rules decide it; this only names it per game.
-pub trait Forced: Game {
-    /// The forced move, if there is one.
-    fn forced_move(&self) -> Option<Self::Move> {
-        None
-    }
-}
-
-impl Forced for Ataxx {
-    fn forced_move(&self) -> Option<AtaxxMove> {
-        self.must_pass().then_some(AtaxxMove::Pass)
-    }
-}
-
-impl Forced for Stones {}
-
-impl Forced for Mill {}

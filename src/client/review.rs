@@ -56,9 +56,10 @@ pub fn pieces_label(score: i32) -> String {
 }
 
 /// The move numbers labelled on the graph's move axis for a game of
-/// `total` moves: the multiples of the smallest step of 1, 2, 5, 10, 20,
-/// 50, … that labels at most `most` of them (move `n` is the position after
-/// the `n`-th move, as the review's mistakes number them).
+/// `total` numbered moves (the move list's rows, [`crate::client::moves`]):
+/// the multiples of the smallest step of 1, 2, 5, 10, 20, 50, … that labels
+/// at most `most` of them. The page draws label `n` at the position after
+/// row `n` is complete, as the list and the review's mistakes number it.
 pub fn move_ticks(total: usize, most: usize) -> Vec<usize> {
     let most = most.max(1);
     let mut step = 1;

@@ -1,85 +1,85 @@
-//! Any one of the three games, chosen at run time (like shakmaty's
-//! `Variant` and `VariantPosition`).
+//! Any one of the games, chosen at run time (like shakmaty's `Variant`
+//! and `VariantPosition`), made from the one list of games
+//! ([`crate::for_each_game!`]).
 //!
 //! Code that knows its game at compile time stays generic over [`Game`];
 //! code that learns it from data (a link, a stored game, a message) holds
 //! a [`Variant`] (which game, with its rules) or an [`AnyRecord`] (a
-//! [`Record`] of that game) and dispatches once, with a `match`. A game
+//! [`Record`] of that game) and dispatches once, with
+//! [`crate::with_variant!`] or [`crate::with_record!`]. A game
 //! is rebuilt from its start text and move texts in one place:
 //! [`AnyRecord::restore`] (or [`restore`] when the game is known).
 
 use std::fmt;
 
-use super::ataxx::{Ataxx, AtaxxMove, AtaxxRules};
-use super::mill::{Mill, MillRules};
-use super::stones::{Stones, StonesRules};
-use super::{Game, GameError, GameKind, MoveListError, Outcome, Record, Side};
+use super::{Game, GameError, GameKind, Mode, MoveListError, Outcome, Record, Side};
 
-/// Which game, with its rules.
-///
-/// Stored by the server and sent on the wire (the AI worker's and the
-/// online protocol's `game`): its serde form is `{"Ataxx":{…}}`,
-/// `{"Stones":null}` or `{"Mill":{…}}` and must not change.
-#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
-pub enum Variant {
-    Ataxx(AtaxxRules),
-    Stones(StonesRules),
-    Mill(MillRules),
+/// Generates [`Variant`], [`AnyRecord`] and the [`VariantGame`] impls from
+/// the list ([`crate::for_each_game!`]).
+macro_rules! define_any {
+    (() $($Kind:ident: $module:ident::$Type:ident,)*) => {
+        /// Which game, with its rules.
+        ///
+        /// Stored by the server and sent on the wire (the AI worker's and
+        /// the online protocol's `game`): its serde form is
+        /// `{"Ataxx":{…}}`, `{"Stones":null}` or `{"Mill":{…}}` and must
+        /// not change.
+        #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+        pub enum Variant {
+            $($Kind(<super::$module::$Type as Game>::Rules),)*
+        }
+
+        /// A game in progress, of whichever game: a [`Record`] of it.
+        #[derive(Clone, Debug, PartialEq)]
+        pub enum AnyRecord {
+            $($Kind(Record<super::$module::$Type>),)*
+        }
+
+        $(impl VariantGame for super::$module::$Type {
+            const KIND: GameKind = GameKind::$Kind;
+            fn variant(rules: &Self::Rules) -> Variant {
+                Variant::$Kind(*rules)
+            }
+            fn into_any(record: Record<Self>) -> AnyRecord {
+                AnyRecord::$Kind(record)
+            }
+        })*
+    };
 }
+
+crate::for_each_game!(define_any!());
 
 impl Variant {
     /// The game this is.
     pub fn kind(&self) -> GameKind {
-        match self {
-            Variant::Ataxx(_) => GameKind::Ataxx,
-            Variant::Stones(_) => GameKind::Stones,
-            Variant::Mill(_) => GameKind::Mill,
-        }
+        crate::with_variant!(self, G, _ => G::KIND)
+    }
+
+    /// The game `kind` under its default rules.
+    pub fn default_for(kind: GameKind) -> Variant {
+        crate::with_game!(kind, G => G::variant(&Default::default()))
+    }
+
+    /// The rules this game is played under in `mode` ([`Game::rules_for`]).
+    pub fn for_mode(&self, mode: Mode) -> Variant {
+        crate::with_variant!(self, G, rules => G::variant(&G::rules_for(mode, rules)))
+    }
+
+    /// Whether the rules make a playable game ([`Game::check_rules`]).
+    pub fn check(&self) -> Result<(), GameError> {
+        crate::with_variant!(self, G, rules => G::check_rules(rules))
     }
 }
 
-/// A game in progress, of whichever game: a [`Record`] of it.
-#[derive(Clone, Debug, PartialEq)]
-pub enum AnyRecord {
-    Ataxx(Record<Ataxx>),
-    Stones(Record<Stones>),
-    Mill(Record<Mill>),
-}
-
-/// A game that has a place in [`Variant`] and [`AnyRecord`]: what generic
-/// code needs to go to and from them.
+/// A game that has a place in [`Variant`] and [`AnyRecord`] (every game
+/// of the list): what generic code needs to go to and from them.
 pub trait VariantGame: Game {
+    /// Which game this is.
+    const KIND: GameKind;
     /// This game under `rules`.
     fn variant(rules: &Self::Rules) -> Variant;
     /// `record` as a record of any game.
     fn into_any(record: Record<Self>) -> AnyRecord;
-}
-
-impl VariantGame for Ataxx {
-    fn variant(rules: &AtaxxRules) -> Variant {
-        Variant::Ataxx(*rules)
-    }
-    fn into_any(record: Record<Self>) -> AnyRecord {
-        AnyRecord::Ataxx(record)
-    }
-}
-
-impl VariantGame for Stones {
-    fn variant(rules: &StonesRules) -> Variant {
-        Variant::Stones(*rules)
-    }
-    fn into_any(record: Record<Self>) -> AnyRecord {
-        AnyRecord::Stones(record)
-    }
-}
-
-impl VariantGame for Mill {
-    fn variant(rules: &MillRules) -> Variant {
-        Variant::Mill(*rules)
-    }
-    fn into_any(record: Record<Self>) -> AnyRecord {
-        AnyRecord::Mill(record)
-    }
 }
 
 impl<G: VariantGame> From<Record<G>> for AnyRecord {
@@ -123,22 +123,14 @@ pub fn restore<G: Game, S: AsRef<str>>(
 /// Runs `$body` with `$r` bound to the record inside `$any`, whatever the game.
 macro_rules! each {
     ($any:expr, $r:ident => $body:expr) => {
-        match $any {
-            AnyRecord::Ataxx($r) => $body,
-            AnyRecord::Stones($r) => $body,
-            AnyRecord::Mill($r) => $body,
-        }
+        crate::with_record!($any, G, $r => $body)
     };
 }
 
 impl AnyRecord {
     /// A new game of `variant` from the usual start.
     pub fn new(variant: &Variant) -> AnyRecord {
-        match variant {
-            Variant::Ataxx(r) => AnyRecord::Ataxx(Record::new(Ataxx::start(r))),
-            Variant::Stones(r) => AnyRecord::Stones(Record::new(Stones::start(r))),
-            Variant::Mill(r) => AnyRecord::Mill(Record::new(Mill::start(r))),
-        }
+        crate::with_variant!(variant, G, r => G::into_any(Record::new(G::start(r))))
     }
 
     /// A game of `variant` from its start position and moves, in the game's
@@ -148,29 +140,17 @@ impl AnyRecord {
         start: &str,
         moves: impl IntoIterator<Item = S>,
     ) -> Result<AnyRecord, RestoreError> {
-        Ok(match variant {
-            Variant::Ataxx(r) => AnyRecord::Ataxx(restore(r, start, moves)?),
-            Variant::Stones(r) => AnyRecord::Stones(restore(r, start, moves)?),
-            Variant::Mill(r) => AnyRecord::Mill(restore(r, start, moves)?),
-        })
+        Ok(crate::with_variant!(variant, G, r => G::into_any(restore::<G, S>(r, start, moves)?)))
     }
 
     /// Which game this is.
     pub fn kind(&self) -> GameKind {
-        match self {
-            AnyRecord::Ataxx(_) => GameKind::Ataxx,
-            AnyRecord::Stones(_) => GameKind::Stones,
-            AnyRecord::Mill(_) => GameKind::Mill,
-        }
+        crate::with_record!(self, G, _ => G::KIND)
     }
 
     /// The game and its rules.
     pub fn variant(&self) -> Variant {
-        match self {
-            AnyRecord::Ataxx(r) => Variant::Ataxx(*r.position().rules()),
-            AnyRecord::Stones(r) => Variant::Stones(*r.position().rules()),
-            AnyRecord::Mill(r) => Variant::Mill(*r.position().rules()),
-        }
+        crate::with_record!(self, G, r => G::variant(r.position().rules()))
     }
 
     /// The start position in the game's notation.
@@ -201,12 +181,13 @@ impl AnyRecord {
     pub fn play_text(&mut self, text: &str) -> Result<Vec<String>, GameError> {
         let mv = each!(self, r => r.play_text(text).map(|m| m.to_string()))?;
         let mut played = vec![mv];
-        if let AnyRecord::Ataxx(r) = self {
-            while r.outcome().is_none() && r.position().must_pass() {
-                r.play(AtaxxMove::Pass)?;
-                played.push(AtaxxMove::Pass.to_string());
+        each!(self, r => {
+            while r.outcome().is_none() {
+                let Some(forced) = r.position().forced_move() else { break };
+                r.play(forced)?;
+                played.push(forced.to_string());
             }
-        }
+        });
         Ok(played)
     }
 
@@ -219,9 +200,10 @@ impl AnyRecord {
         each!(self, r => r.resign(side))
     }
 
-    /// The game reached the online ply cap: a draw.
-    pub fn ply_limit_draw(&mut self) {
-        each!(self, r => r.ply_limit_draw())
+    /// The game reached the online ply cap: decided by count in Territory
+    /// Duel and Stones!, a draw in Mill ([`crate::games::Game::adjudicate`]).
+    pub fn ply_limit(&mut self) {
+        each!(self, r => r.ply_limit())
     }
 
     pub fn agree_draw(&mut self) {
@@ -232,6 +214,9 @@ impl AnyRecord {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::games::ataxx::AtaxxRules;
+    use crate::games::mill::{Mill, MillRules};
+    use crate::games::stones::StonesRules;
 
     /// The game and rules are stored by the server and sent on the wire
     /// (worker and online protocol): their JSON must not change. These are
@@ -282,6 +267,57 @@ mod tests {
         let bad = AnyRecord::restore(&v, "not a position", [""; 0]).unwrap_err();
         assert!(matches!(bad, RestoreError::Start(_)));
         assert!(bad.to_string().starts_with("invalid position"), "{bad}");
+    }
+
+    /// Issue 38 and the rules files: the online ply cap is decided by the
+    /// piece count in Territory Duel, by the unpinned stones home in
+    /// Stones!, and is a draw in Mill, whatever the count.
+    #[test]
+    fn the_ply_cap_is_decided_as_each_game_says() {
+        use crate::games::{EndReason, Outcome};
+        let cases = [
+            // X 1 piece, O 2: O wins.
+            (
+                Variant::Ataxx(AtaxxRules::default()),
+                "7/7/7/7/6o/7/x2o3 x 0 1",
+                Some(Side::Second),
+            ),
+            // Equal counts: a draw.
+            (
+                Variant::Ataxx(AtaxxRules::default()),
+                "x5o/7/7/7/7/7/o5x x 0 1",
+                None,
+            ),
+            // The rules file's worked example 2: White 3 home, Black 0.
+            (
+                Variant::Stones(StonesRules),
+                "W:a8,c7,e8,f8*,g7,h8 B:b8,d8* w",
+                Some(Side::First),
+            ),
+            // Mill: White 6 on the board, Black 3, still a draw.
+            (
+                Variant::Mill(MillRules::default()),
+                "O*O*O*O*/@*@*****/O*O*@*** w m s 6 0 3 0 0 0 0 0 0 0 0 0 1",
+                None,
+            ),
+        ];
+        for (variant, start, winner) in cases {
+            let mut r = AnyRecord::restore(&variant, start, [""; 0]).unwrap();
+            assert_eq!(r.outcome(), None, "{start}");
+            r.ply_limit();
+            assert_eq!(
+                r.outcome(),
+                Some(Outcome {
+                    winner,
+                    reason: EndReason::PlyLimit
+                }),
+                "{start}"
+            );
+            // Once over, nothing changes it.
+            r.ply_limit();
+            r.agree_draw();
+            assert_eq!(r.outcome().map(|o| o.winner), Some(winner), "{start}");
+        }
     }
 
     #[test]

@@ -7,9 +7,20 @@
 //! the moves played so far; search keeps its own path of hashes instead.
 
 pub mod any;
+pub mod bits;
+pub mod error;
+pub mod list;
+pub mod zobrist;
+
+// The games' own modules, one per line of the list (`list.rs`). Declared
+// here rather than generated from the list so that rustfmt and the
+// editor's tools still find their files.
 pub mod ataxx;
 pub mod mill;
 pub mod stones;
+
+pub use error::{Illegal, PositionError, PositionKind};
+pub use zobrist::splitmix64;
 
 use std::fmt;
 
@@ -41,49 +52,88 @@ impl Side {
     }
 }
 
-/// The three games, as named in links and the picker.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
-pub enum GameKind {
-    Ataxx,
-    Stones,
-    Mill,
+/// Generates [`GameKind`] from the list ([`for_each_game!`]).
+macro_rules! define_game_kind {
+    (() $($Kind:ident: $module:ident::$Type:ident,)*) => {
+        /// The games, as named in links and the picker: one per line of
+        /// the list ([`for_each_game!`]).
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+        pub enum GameKind {
+            $($Kind,)*
+        }
+
+        impl GameKind {
+            /// Every game, in picker order.
+            pub const ALL: [GameKind; [$(GameKind::$Kind),*].len()] = [$(GameKind::$Kind),*];
+
+            /// The name players see (English; the page words it per
+            /// language).
+            pub fn title(self) -> &'static str {
+                match self {
+                    $(GameKind::$Kind => $module::TITLE,)*
+                }
+            }
+
+            /// One line saying what the game is about (English).
+            pub fn tagline(self) -> &'static str {
+                match self {
+                    $(GameKind::$Kind => $module::TAGLINE,)*
+                }
+            }
+
+            /// The name in links (`?game=…`), file names and commands.
+            pub fn slug(self) -> &'static str {
+                match self {
+                    $(GameKind::$Kind => $module::SLUG,)*
+                }
+            }
+
+            /// Other names the command line accepts (`territory-duel`).
+            fn other_names(self) -> &'static [&'static str] {
+                match self {
+                    $(GameKind::$Kind => $module::OTHER_NAMES,)*
+                }
+            }
+        }
+    };
 }
 
+crate::for_each_game!(define_game_kind!());
+
 impl GameKind {
-    /// Every game, in picker order.
-    pub const ALL: [GameKind; 3] = [GameKind::Ataxx, GameKind::Stones, GameKind::Mill];
-
-    /// The name players see.
-    pub fn title(self) -> &'static str {
-        match self {
-            GameKind::Ataxx => "Territory Duel",
-            GameKind::Stones => "Stones!",
-            GameKind::Mill => "Mill",
-        }
-    }
-
-    /// One line saying what the game is about.
-    pub fn tagline(self) -> &'static str {
-        match self {
-            GameKind::Ataxx => "Clone and jump to take over the board.",
-            GameKind::Stones => "Race your stones home; jumping pins and frees.",
-            GameKind::Mill => "Line up three to take a piece.",
-        }
-    }
-
-    /// The name in links (`?game=…`).
-    pub fn slug(self) -> &'static str {
-        match self {
-            GameKind::Ataxx => "ataxx",
-            GameKind::Stones => "stones",
-            GameKind::Mill => "mill",
-        }
-    }
-
     /// Reads a link's game name.
     pub fn from_slug(s: &str) -> Option<GameKind> {
         GameKind::ALL.into_iter().find(|k| k.slug() == s)
     }
+
+    /// Reads a game's name on the command line: its slug or another name
+    /// it goes by; the error names the games.
+    pub fn parse(s: &str) -> Result<GameKind, String> {
+        GameKind::ALL
+            .into_iter()
+            .find(|k| k.slug() == s || k.other_names().contains(&s))
+            .ok_or_else(|| {
+                let slugs: Vec<&str> = GameKind::ALL.iter().map(|k| k.slug()).collect();
+                let (last, rest) = slugs.split_last().expect("the list has games");
+                format!(
+                    "unknown game '{s}' (expected {} or {last})",
+                    rest.join(", ")
+                )
+            })
+    }
+}
+
+/// Who plays a game, for the rules it is played under: the named presets
+/// of [`Game::rules_for`] (Territory Duel against the computer: a player
+/// who cannot move loses; online and two players: it passes).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    /// Against the computer (the page's AI).
+    Computer,
+    /// Two players on one device.
+    TwoPlayers,
+    /// Two players through the game server.
+    Online,
 }
 
 /// Why a game ended. One list for all games so the UI can name every ending.
@@ -98,7 +148,8 @@ pub enum EndReason {
     /// The side to move has no legal move (Territory Duel in lose mode,
     /// Stones! where the game is then scored, Mill where the blocked side loses).
     NoLegalMove,
-    /// The same position occurred for the third time.
+    /// The same position occurred for the third time (Territory Duel:
+    /// decided by the piece count; Mill: a draw).
     Repetition,
     /// Too many moves without a capture or removal (80 jumps in Territory
     /// Duel, the n-move rule in Mill).
@@ -111,7 +162,9 @@ pub enum EndReason {
     Resignation,
     /// The players agreed to a draw (online play).
     Agreement,
-    /// An online game reached the server's ply cap: a draw (online play).
+    /// An online game reached the server's ply cap (online play): decided
+    /// like the game's other endings by count (Territory Duel, Stones!),
+    /// a draw in Mill.
     PlyLimit,
 }
 
@@ -170,15 +223,17 @@ impl Outcome {
 }
 
 /// Everything that can go wrong with user input: a position text, a move
-/// text or an illegal move. The message says what is wrong.
+/// text or an illegal move. An illegal move and an unreadable position are
+/// typed (see [`error`]) so that the page can word them in the player's
+/// language; `Display` is English, for the command line and logs.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum GameError {
     /// The position text could not be read.
-    BadPosition(String),
+    BadPosition(PositionError),
     /// The move text could not be read.
     BadMove(String),
-    /// The move is well formed but not legal here.
-    IllegalMove(String),
+    /// The move is well formed but not legal here: its game's reason.
+    IllegalMove(Illegal),
     /// The game is already over.
     GameOver,
     /// A rules option or preset name was not understood.
@@ -239,9 +294,29 @@ pub trait Game: Clone + PartialEq + fmt::Debug + Sized {
     fn to_text(&self) -> String;
     /// The rules this position is played under.
     fn rules(&self) -> &Self::Rules;
+    /// The rules a game is played under in `mode`, given the rules the
+    /// player chose: the game's named presets per mode (Territory Duel
+    /// against the computer: a player who cannot move loses; online: it
+    /// passes). By default the chosen rules, in every mode.
+    fn rules_for(_mode: Mode, chosen: &Self::Rules) -> Self::Rules {
+        chosen.clone()
+    }
+    /// Whether `rules` make a playable game (Mill: 9 to 12 pieces, …); the
+    /// error says what is wrong. Every rule value is playable by default.
+    fn check_rules(_rules: &Self::Rules) -> Result<(), GameError> {
+        Ok(())
+    }
+    /// The game's named rule presets, by slug (Mill's Nine Men's Morris,
+    /// Morabaraba, …): `engine perft --rules`. None by default.
+    fn presets() -> Vec<(&'static str, Self::Rules)> {
+        Vec::new()
+    }
 
     /// Whose turn it is.
     fn side_to_move(&self) -> Side;
+    /// Why `mv` is not legal here (asked only of a move that is not, while
+    /// the game goes on): the reason [`Game::play`] refuses it with.
+    fn why_illegal(&self, mv: Self::Move) -> Illegal;
     /// Appends every legal move to `out` (which is cleared first). Empty
     /// exactly when the game is over by the position alone.
     fn legal_moves_into(&self, out: &mut Vec<Self::Move>);
@@ -254,12 +329,28 @@ pub trait Game: Clone + PartialEq + fmt::Debug + Sized {
     fn hash(&self) -> u64;
     /// Reads a move in this game's notation, in the context of this position.
     fn parse_move(&self, text: &str) -> Result<Self::Move, GameError>;
+    /// A move the side to move must make without choosing, which the page,
+    /// the server and [`any::AnyRecord::play_text`] make at once
+    /// (Territory Duel's pass when the player has no move but the game
+    /// goes on). None by default.
+    fn forced_move(&self) -> Option<Self::Move> {
+        None
+    }
     /// Whether positions before `mv` can never occur again after it (so the
     /// repetition history may be cleared).
     fn is_irreversible(&self, mv: Self::Move) -> bool;
     /// Whether the third occurrence of a position ends the game.
     fn repetition_ends_game(&self) -> bool {
         true
+    }
+    /// The result of a game stopped in this position by a rule outside the
+    /// position: `reason` is [`EndReason::Repetition`] (the third
+    /// occurrence, where [`Game::repetition_ends_game`]) or
+    /// [`EndReason::PlyLimit`] (the online ply cap). The rules files decide
+    /// it per game: Territory Duel by the piece count, Stones! by the
+    /// unpinned stones home, Mill a draw (the default).
+    fn adjudicate(&self, reason: EndReason) -> Outcome {
+        Outcome::draw(reason)
     }
 
     /// The number of legal moves (`legal_moves().len()`): what perft needs
@@ -284,22 +375,11 @@ pub trait Game: Clone + PartialEq + fmt::Debug + Sized {
             return Err(GameError::GameOver);
         }
         if !self.legal_moves().contains(&mv) {
-            return Err(GameError::IllegalMove(format!("{mv} is not legal here")));
+            return Err(GameError::IllegalMove(self.why_illegal(mv)));
         }
         self.play_unchecked(mv);
         Ok(())
     }
-}
-
-/// One step of splitmix64: the next state and a well-mixed 64-bit output.
-/// A `const fn`, so the games' Zobrist tables are built at compile time and
-/// hashes are the same in every build and on every platform.
-pub const fn splitmix64(state: u64) -> (u64, u64) {
-    let state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    let mut z = state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    (state, z ^ (z >> 31))
 }
 
 /// Counts the move sequences of exactly `depth` plies. A game that ends
@@ -367,7 +447,8 @@ pub fn perft_divide<G: Game>(pos: &G, depth: u32) -> Vec<(G::Move, u64)> {
 }
 
 /// A game in progress: the starting position, the moves played and the
-/// current position, with threefold repetition, timeout and resignation.
+/// current position, with threefold repetition (decided by
+/// [`Game::adjudicate`]), timeout and resignation.
 ///
 /// This is what the app keeps in its signals and what undo works on.
 #[derive(Clone, Debug, PartialEq)]
@@ -450,7 +531,7 @@ impl<G: Game> Record<G> {
             && self.current.repetition_ends_game()
             && self.history.iter().filter(|&&h| h == hash).count() >= 3
         {
-            self.decided = Some(Outcome::draw(EndReason::Repetition));
+            self.decided = Some(self.current.adjudicate(EndReason::Repetition));
         }
         Ok(())
     }
@@ -477,10 +558,12 @@ impl<G: Game> Record<G> {
         }
     }
 
-    /// The game is drawn by the online ply cap (ignored if already over).
-    pub fn ply_limit_draw(&mut self) {
+    /// The game reached the online ply cap (ignored if already over): it
+    /// ends as the game decides it ([`Game::adjudicate`]: by count in
+    /// Territory Duel and Stones!, a draw in Mill).
+    pub fn ply_limit(&mut self) {
         if self.outcome().is_none() {
-            self.decided = Some(Outcome::draw(EndReason::PlyLimit));
+            self.decided = Some(self.current.adjudicate(EndReason::PlyLimit));
         }
     }
 

@@ -104,8 +104,10 @@
 //!   tokens stay with the players), `state.game_no` goes up and the event
 //!   is `rematch`.
 //! - **Length:** a game that reaches [`MAX_PLIES`] plies (forced passes
-//!   count) ends in a draw (`outcome.reason` = `PlyLimit`), whatever the
-//!   rules: every online game ends.
+//!   count) ends there (`outcome.reason` = `PlyLimit`), whatever the
+//!   rules, so every online game ends. The rules files decide the result
+//!   as the game's other endings: by the piece count in Territory Duel,
+//!   by the unpinned stones home in Stones!, a draw in Mill.
 //! - **Server restart:** rooms, moves, seats, tokens, clocks and pauses
 //!   are stored in SQLite; every unfinished game resumes. The time the
 //!   server was down is not charged to anyone.
@@ -125,12 +127,21 @@
 use serde::{Deserialize, Serialize};
 
 use crate::games::any::Variant;
-use crate::games::{Outcome, Side};
+use crate::games::{Illegal, Outcome, Side};
+
+/// Reads a refusal's `why`: a code this build does not know (a newer
+/// server's reason) is `None`, so the English `reason` is shown instead
+/// of the whole message being refused.
+fn lenient_why<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Illegal>, D::Error> {
+    let code = Option::<String>::deserialize(d)?;
+    Ok(code.as_deref().and_then(Illegal::from_code))
+}
 
 /// The protocol version: `hello.v` must equal it. Version 2 sends moves
 /// as `update` (only what is new) instead of a full `state` each time.
 pub const PROTOCOL_VERSION: u32 = 2;
-/// An online game ends in a draw when it reaches this many plies.
+/// An online game ends when it reaches this many plies (decided by count
+/// in Territory Duel and Stones!, a draw in Mill).
 pub const MAX_PLIES: u32 = 1000;
 /// The path of the WebSocket endpoint on the server.
 pub const WS_PATH: &str = "/ws";
@@ -254,8 +265,22 @@ pub enum ServerMsg {
     /// A change in the room: like `state`, but `moves` holds only the
     /// moves after the first `from` (see [`GameState::apply`]).
     Update(GameState),
-    /// An action was not allowed; nothing changed.
-    Refused { code: Refusal, reason: String },
+    /// An action was not allowed; nothing changed. `reason` is English;
+    /// an illegal move also carries its typed reason `why` as its code
+    /// (`"why":"ataxx.too_far:b2:f5"`, issue 36), which the page words in
+    /// its player's language. The field is left out when there is none,
+    /// and a code this build does not know reads as none, so older and
+    /// newer pages and servers understand each other.
+    Refused {
+        code: Refusal,
+        reason: String,
+        #[serde(
+            default,
+            skip_serializing_if = "Option::is_none",
+            deserialize_with = "lenient_why"
+        )]
+        why: Option<Illegal>,
+    },
     /// A message could not be understood (or the version is wrong).
     Error { code: ErrorCode, message: String },
     /// A seated player's connection went away or came back.
@@ -548,6 +573,48 @@ mod tests {
         }
     }
 
+    /// Issue 36: a refusal's typed reason travels as its code under `why`,
+    /// left out when there is none (the message an older server sent), and
+    /// a code this build does not know reads as none on both sides, so the
+    /// English `reason` is shown instead of the message being refused.
+    #[test]
+    fn a_refusal_carries_its_typed_reason_and_stays_readable_both_ways() {
+        use crate::games::mill::MillIllegal;
+        let with = ServerMsg::Refused {
+            code: Refusal::IllegalMove,
+            reason: "illegal move: d6 is not adjacent to b4, and flying is not allowed now".into(),
+            why: Some(Illegal::Mill(MillIllegal::NotAdjacent { from: 14, to: 8 })),
+        };
+        let text = serde_json::to_string(&with).unwrap();
+        assert!(
+            text.ends_with(r#","why":"mill.not_adjacent:b4:d6"}"#),
+            "{text}"
+        );
+        assert_eq!(ServerMsg::from_json(&text), Ok(with.clone()));
+        assert_eq!(serde_json::from_str::<ServerMsg>(&text).unwrap(), with);
+        let old = r#"{"type":"refused","code":"illegal_move","reason":"illegal move: b1"}"#;
+        let read = ServerMsg::Refused {
+            code: Refusal::IllegalMove,
+            reason: "illegal move: b1".into(),
+            why: None,
+        };
+        assert_eq!(serde_json::to_string(&read).unwrap(), old);
+        assert_eq!(ServerMsg::from_json(old), Ok(read.clone()));
+        for future in [
+            r#"{"type":"refused","code":"illegal_move","reason":"illegal move: b1","why":"ataxx.new_rule:b1"}"#,
+            r#"{"type":"refused","code":"illegal_move","reason":"illegal move: b1","why":"chess.check"}"#,
+            r#"{"type":"refused","code":"illegal_move","reason":"illegal move: b1","why":"ataxx.too_far:b1"}"#,
+            r#"{"type":"refused","code":"illegal_move","reason":"illegal move: b1","why":null}"#,
+        ] {
+            assert_eq!(ServerMsg::from_json(future), Ok(read.clone()), "{future}");
+            assert_eq!(
+                serde_json::from_str::<ServerMsg>(future).unwrap(),
+                read,
+                "{future}"
+            );
+        }
+    }
+
     #[test]
     fn unknown_server_types_and_codes_are_tolerated() {
         assert_eq!(
@@ -559,7 +626,8 @@ mod tests {
             m,
             Ok(ServerMsg::Refused {
                 code: Refusal::Other,
-                reason: "r".into()
+                reason: "r".into(),
+                why: None,
             })
         );
     }

@@ -76,6 +76,14 @@ impl Client {
             .map_err(|e| format!("send: {e}"))
     }
 
+    /// Sends a WebSocket ping frame (a control frame, not a message).
+    pub async fn send_ping(&mut self) -> Result<(), String> {
+        self.ws
+            .send(Message::Ping(Default::default()))
+            .await
+            .map_err(|e| format!("send: {e}"))
+    }
+
     /// The next server message or close, waiting at most `wait`.
     pub async fn next(&mut self, wait: Duration) -> Result<Recv, String> {
         let deadline = tokio::time::Instant::now() + wait;

@@ -84,5 +84,6 @@ pub fn refused(code: Refusal, reason: impl Into<String>) -> ServerMsg {
     ServerMsg::Refused {
         code,
         reason: reason.into(),
+        why: None,
     }
 }

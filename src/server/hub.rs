@@ -1,5 +1,7 @@
 //! What the connections share: the rooms in memory (each a task, see
-//! [`super::room`]), the quick-match queue, the store and the config.
+//! [`super::room`]), the store and the config, and where rooms are
+//! refereed and quick matches pair ([`super::placement`]: this server
+//! alone, or a node of a cluster; the hub runs the same rooms either way).
 
 // Errors here are ready-to-send answers (`refused`/`error`), never the
 // large `state`: boxing them would buy nothing.
@@ -7,33 +9,26 @@
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 
 use tokio::sync::{mpsc, oneshot, watch};
 
-use super::handle::{refused, ConnEvent, ConnHandle};
+use super::handle::{refused, ConnHandle};
 use super::ids;
+use super::placement::{Alone, Attaching, Local, Owner, Placement};
 use super::room::{self, Attach, RoomCmd};
 use super::store::{now_ms, RoomMeta, Store, Stored};
 use super::Config;
 use crate::games::any::{AnyRecord, Variant};
-use crate::games::ataxx::{AtaxxRules, NoMoveRule};
-use crate::games::Side;
+use crate::games::{Mode, Side};
 use crate::protocol::online::{ErrorCode, Refusal, ServerMsg, SideChoice};
 
-/// The rules a game is played under online: Territory Duel always with the
-/// pass rule; Mill's options must make a playable game.
+/// The rules a game is played under online: the game's preset for
+/// [`Mode::Online`] (Territory Duel always with the pass rule), which must
+/// make a playable game (Mill's options).
 pub fn online_spec(spec: Variant) -> Result<Variant, String> {
-    match spec {
-        Variant::Ataxx(_) => Ok(Variant::Ataxx(AtaxxRules {
-            no_move: NoMoveRule::Pass,
-        })),
-        Variant::Mill(rules) => rules
-            .validate()
-            .map(|()| Variant::Mill(rules))
-            .map_err(|e| e.to_string()),
-        Variant::Stones(_) => Ok(spec),
-    }
+    let spec = spec.for_mode(Mode::Online);
+    spec.check().map(|()| spec).map_err(|e| e.to_string())
 }
 
 fn server_error(message: impl Into<String>) -> ServerMsg {
@@ -47,11 +42,6 @@ struct RoomEntry {
     /// Which task instance this is (a room retires and may be loaded again).
     instance: u64,
     tx: mpsc::Sender<RoomCmd>,
-}
-
-struct Waiting {
-    conn: ConnHandle,
-    spec: Variant,
 }
 
 /// The outcome of asking for a quick match.
@@ -68,17 +58,20 @@ pub struct Hub {
     rooms: Mutex<HashMap<String, RoomEntry>>,
     /// Loading a room from the store happens one at a time.
     loading: tokio::sync::Mutex<()>,
-    queue: Mutex<HashMap<String, Waiting>>,
     next_id: AtomicU64,
+    /// Rooms loaded from the store (and replayed) so far.
+    loads: AtomicU64,
     connections: AtomicUsize,
+    /// The most connections open at once since memory was last given back.
+    peak_connections: AtomicUsize,
     shutdown: watch::Sender<bool>,
     /// The last write to the store failed (see [`Hub::storage_result`]).
     storage_failing: AtomicBool,
     /// New games per client address.
     pub creations: super::limits::Buckets,
-    /// The other nodes, when this one is part of a cluster.
-    #[cfg(feature = "cluster")]
-    cluster: std::sync::OnceLock<Arc<super::cluster::Cluster>>,
+    /// Where rooms are refereed and quick matches pair: set once at
+    /// start (a cluster node's), else [`Alone`] at first use.
+    placement: OnceLock<Arc<dyn Placement>>,
 }
 
 /// Counts a connection while it lives.
@@ -104,25 +97,26 @@ impl Hub {
             store,
             rooms: Mutex::new(HashMap::new()),
             loading: tokio::sync::Mutex::new(()),
-            queue: Mutex::new(HashMap::new()),
             next_id: AtomicU64::new(1),
+            loads: AtomicU64::new(0),
             connections: AtomicUsize::new(0),
+            peak_connections: AtomicUsize::new(0),
             shutdown: watch::channel(false).0,
             storage_failing: AtomicBool::new(false),
-            #[cfg(feature = "cluster")]
-            cluster: std::sync::OnceLock::new(),
+            placement: OnceLock::new(),
         })
     }
 
-    /// Makes this hub a node of `cluster` (once, at start).
-    #[cfg(feature = "cluster")]
-    pub fn set_cluster(&self, cluster: Arc<super::cluster::Cluster>) {
-        let _ = self.cluster.set(cluster);
+    /// Places rooms with `placement` (a cluster node's), once, at start
+    /// before anything is asked of it; `false` if it came too late.
+    pub fn set_placement(&self, placement: Arc<dyn Placement>) -> bool {
+        self.placement.set(placement).is_ok()
     }
 
-    #[cfg(feature = "cluster")]
-    pub fn cluster(&self) -> Option<&Arc<super::cluster::Cluster>> {
-        self.cluster.get()
+    fn placement(&self) -> &dyn Placement {
+        self.placement
+            .get_or_init(|| Arc::new(Alone::default()))
+            .as_ref()
     }
 
     /// Every room listed (their codes and tasks; a cluster's proxies too).
@@ -156,12 +150,20 @@ impl Hub {
     /// Admits one more connection, or `None` at the configured maximum.
     pub fn admit(self: &Arc<Self>) -> Option<ConnGuard> {
         let n = self.connections.fetch_add(1, Ordering::Relaxed);
+        self.peak_connections.fetch_max(n + 1, Ordering::Relaxed);
         let guard = ConnGuard(self.clone());
         (n < self.config.max_connections).then_some(guard)
     }
 
     pub fn connections(&self) -> usize {
         self.connections.load(Ordering::Relaxed)
+    }
+
+    /// The most connections open at once since the last call, which
+    /// starts counting again from those open now.
+    pub fn take_peak_connections(&self) -> usize {
+        let now = self.connections();
+        self.peak_connections.swap(now, Ordering::Relaxed).max(now)
     }
 
     /// Changes to `true` when the server shuts down.
@@ -210,6 +212,11 @@ impl Hub {
         lock(&self.rooms).len()
     }
 
+    /// How many times a room was loaded from the store and replayed.
+    pub fn rooms_loaded(&self) -> u64 {
+        self.loads.load(Ordering::Relaxed)
+    }
+
     /// Starts the task of a stored room and lists it.
     pub fn spawn_room(self: &Arc<Self>, stored: Stored) -> Result<mpsc::Sender<RoomCmd>, String> {
         let instance = self.next_id();
@@ -255,11 +262,7 @@ impl Hub {
         // In a cluster, the node holding the room's lease referees it;
         // another node forwards to it. Asked before loading one at a time:
         // taking a dead node's room may wait for its lease to lapse.
-        #[cfg(feature = "cluster")]
-        let owner = match self.cluster() {
-            Some(cluster) => Some(cluster.claim(code).await.map_err(server_error)?),
-            None => None,
-        };
+        let owner = self.placement().claim(code).await.map_err(server_error)?;
         let _one_at_a_time = self.loading.lock().await;
         if let Some(tx) = listed(self) {
             return Ok(Some(tx));
@@ -267,22 +270,21 @@ impl Hub {
         if *self.shutdown.borrow() {
             return Ok(None);
         }
-        #[cfg(feature = "cluster")]
-        if let (Some(cluster), Some(owner)) = (self.cluster(), owner) {
-            use super::cluster::Owner;
-            match owner {
-                Owner::Mine => {}
-                Owner::Nobody => return Ok(None),
-                Owner::Other(node) => {
-                    let tx = cluster.spawn_proxy(code, &node);
-                    self.list(code, tx.clone());
-                    return Ok(Some(tx));
-                }
+        match owner {
+            Owner::Mine => {}
+            Owner::Nobody => return Ok(None),
+            Owner::Other(node) => {
+                let tx = self.placement().proxy(code, &node);
+                self.list(code, tx.clone());
+                return Ok(Some(tx));
             }
         }
         match self.store.load(code).await {
             Ok(None) => Ok(None),
-            Ok(Some(stored)) => self.spawn_room(stored).map(Some).map_err(server_error),
+            Ok(Some(stored)) => {
+                self.loads.fetch_add(1, Ordering::Relaxed);
+                self.spawn_room(stored).map(Some).map_err(server_error)
+            }
             Err(e) => Err(server_error(e)),
         }
     }
@@ -371,6 +373,7 @@ impl Hub {
             offered_at: [None, None],
             rematch: [false, false],
             created_ms: now_ms(),
+            clock_saved_ms: None,
         };
         // 80-bit codes do not collide in practice; the store refuses a
         // duplicate anyway, and then another code is drawn.
@@ -385,6 +388,7 @@ impl Hub {
                         code: code.clone(),
                         meta,
                         moves: Vec::new(),
+                        ran_until_ms: None,
                     };
                     self.spawn_room(stored).map_err(server_error)?;
                     return Ok((code, tokens));
@@ -417,6 +421,20 @@ impl Hub {
             SideChoice::Second => Side::Second,
             SideChoice::Random => random_side()?,
         };
+        // The invites the whole server keeps are bounded (each is stored
+        // for `waiting_ttl`), whatever the number of client addresses.
+        let max = self.config.max_waiting_rooms;
+        if max > 0 {
+            let waiting = self.store.count_waiting().await.map_err(|_| {
+                server_error("the server cannot store new games right now: try again in a while")
+            })?;
+            if waiting >= max {
+                return Err(refused(
+                    Refusal::Full,
+                    "this server holds as many open invites as it may: try a quick match, or again later",
+                ));
+            }
+        }
         let (code, [token, _]) = self.new_room(spec, clock_ms, creator_side, false).await?;
         Ok((code, token))
     }
@@ -435,73 +453,22 @@ impl Hub {
             "{}/{clock_ms}",
             serde_json::to_string(&spec).unwrap_or_default()
         );
-        #[cfg(feature = "cluster")]
-        if let Some(cluster) = self.cluster() {
-            return self.cluster_match(cluster, conn, key, spec, clock_ms).await;
-        }
-        let partner = {
-            let mut queue = lock(&self.queue);
-            match queue.remove(&key) {
-                Some(w) if w.conn.alive() && w.conn.id != conn.id => Some(w),
-                _ => {
-                    queue.insert(
-                        key.clone(),
-                        Waiting {
-                            conn: conn.clone(),
-                            spec,
-                        },
-                    );
-                    None
-                }
-            }
-        };
-        let Some(partner) = partner else {
-            return Ok(Quick::Queued(key));
-        };
-        let result = self
-            .new_room(partner.spec, clock_ms, random_side()?, true)
-            .await;
-        let (code, [first, second]) = match result {
-            Ok(r) => r,
-            Err(e) => {
-                // Put the partner back in the queue; this one gets the error.
-                lock(&self.queue).entry(key).or_insert(partner);
-                return Err(e);
-            }
-        };
-        partner.conn.tell(ConnEvent::Matched {
-            room: code.clone(),
-            token: first,
-        });
-        Ok(Quick::Matched {
-            room: code,
-            token: second,
-        })
-    }
-
-    /// Quick match across the nodes of a cluster: the queue is in the
-    /// database, and the partner's node is told over the bus.
-    #[cfg(feature = "cluster")]
-    async fn cluster_match(
-        self: &Arc<Self>,
-        cluster: &Arc<super::cluster::Cluster>,
-        conn: &ConnHandle,
-        key: String,
-        spec: Variant,
-        clock_ms: u64,
-    ) -> Result<Quick, ServerMsg> {
-        let Some(partner) = cluster.pair(&key, conn).await.map_err(server_error)? else {
+        // Across the nodes of a cluster the queue is in the database, and
+        // the partner's node is told over the bus.
+        let placement = self.placement();
+        let Some(partner) = placement.pair(&key, conn).await.map_err(server_error)? else {
             return Ok(Quick::Queued(key));
         };
         let result = self.new_room(spec, clock_ms, random_side()?, true).await;
         let (code, [first, second]) = match result {
             Ok(r) => r,
             Err(e) => {
-                cluster.requeue(&key, &partner).await;
+                // Put the partner back in the queue; this one gets the error.
+                placement.requeue(&key, partner).await;
                 return Err(e);
             }
         };
-        cluster.matched(&partner, &code, &first).await;
+        placement.matched(partner, &code, &first).await;
         Ok(Quick::Matched {
             room: code,
             token: second,
@@ -510,40 +477,16 @@ impl Hub {
 
     /// Leaves the queue (if this connection is the one waiting under `key`).
     pub fn cancel_quick_match(&self, key: &str, conn_id: u64) {
-        #[cfg(feature = "cluster")]
-        if let Some(cluster) = self.cluster() {
-            cluster.cancel(conn_id);
-            return;
-        }
-        let mut queue = lock(&self.queue);
-        if queue.get(key).is_some_and(|w| w.conn.id == conn_id) {
-            queue.remove(key);
-        }
+        self.placement().cancel(key, conn_id);
     }
 
-    /// Ends every connection, saves every room's clock and closes the store.
+    /// Ends every connection, saves every room's clock (a cluster node
+    /// hands its rooms over to the others) and closes the store.
     pub async fn shutdown(&self) {
-        // A cluster node hands its rooms over to the others instead.
-        #[cfg(feature = "cluster")]
-        if let Some(cluster) = self.cluster() {
-            cluster
-                .drain(|| {
-                    self.shutdown.send_replace(true);
-                })
-                .await;
-            lock(&self.rooms).clear();
-            self.store.close().await;
-            return;
-        }
-        self.shutdown.send_replace(true);
-        let rooms: Vec<mpsc::Sender<RoomCmd>> =
-            lock(&self.rooms).values().map(|e| e.tx.clone()).collect();
-        for tx in rooms {
-            let (done, finished) = oneshot::channel();
-            if tx.send(RoomCmd::Shutdown { done }).await.is_ok() {
-                let _ = finished.await;
-            }
-        }
+        let stop_accepting = Box::new(|| {
+            self.shutdown.send_replace(true);
+        });
+        self.placement().stop(self, stop_accepting).await;
         lock(&self.rooms).clear();
         self.store.close().await;
     }
@@ -557,6 +500,7 @@ impl room::Host for Hub {
             max_spectators: self.config.max_spectators,
             auto_resume: self.config.auto_resume,
             pauses_per_player: self.config.pauses_per_player,
+            finished_linger: self.config.finished_linger,
         }
     }
 
@@ -573,9 +517,8 @@ impl room::Host for Hub {
     }
 }
 
-/// The hub as the cluster sees it.
-#[cfg(feature = "cluster")]
-impl super::cluster::Local for Hub {
+/// The hub as its placement sees it.
+impl Local for Hub {
     fn next_id(&self) -> u64 {
         Hub::next_id(self)
     }
@@ -597,7 +540,7 @@ impl super::cluster::Local for Hub {
         code: &'a str,
         conn: &'a ConnHandle,
         how: Attach,
-    ) -> super::cluster::Attaching<'a> {
+    ) -> Attaching<'a> {
         Box::pin(async move { Hub::attach(&self, code, conn, how).await })
     }
 }

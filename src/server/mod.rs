@@ -7,8 +7,11 @@
 //! WebSocket (parsing, rate limit, bounded outgoing queue); [`handle`] is
 //! a connection as rooms, the hub and the cluster hold it; [`hub`] holds
 //! what connections share (rooms in memory, the quick-match queue);
-//! [`room`] is one task per room (game, clock, pause timer, expiry,
-//! broadcast), which reaches the hub only through [`room::Host`];
+//! [`room`] is one task per room (its rules a plain [`room::Table`]; the
+//! task adds members, broadcast, storage and expiry), which reaches the
+//! hub only through [`room::Host`]; [`placement`] says where rooms are
+//! refereed and how quick matches pair: this server alone, or (feature
+//! `cluster`) a node of a cluster, `cluster`, on `pg`;
 //! [`store`] keeps rooms and moves in SQLite; [`limits`]
 //! counts per client address; [`ids`] makes codes and tokens. A room's game
 //! is a [`crate::games::any::AnyRecord`], driven by move text. The messages are
@@ -28,6 +31,7 @@ pub mod limits;
 pub mod listen;
 #[cfg(feature = "cluster")]
 pub mod pg;
+pub mod placement;
 pub mod room;
 pub mod store;
 pub mod web;
@@ -107,6 +111,12 @@ pub struct Config {
     /// A room still waiting for the friend this long after it was made is
     /// deleted (24 hours).
     pub waiting_ttl: Duration,
+    /// Rooms waiting for the friend the whole server keeps at most (0: no
+    /// limit); past it, new invites are refused.
+    pub max_waiting_rooms: usize,
+    /// A finished room loaded from the store stays in memory this long
+    /// after its last member leaves (60 s).
+    pub finished_linger: Duration,
 }
 
 impl Default for Config {
@@ -137,6 +147,8 @@ impl Default for Config {
             rooms_per_addr: 30,
             room_every: Duration::from_secs(20),
             waiting_ttl: Duration::from_secs(24 * 3600),
+            max_waiting_rooms: 10_000,
+            finished_linger: Duration::from_secs(60),
         }
     }
 }
@@ -174,6 +186,11 @@ impl Server {
     /// Rooms in memory (the others are only stored).
     pub fn rooms_in_memory(&self) -> usize {
         self.hub.rooms_in_memory()
+    }
+
+    /// How many times a room was loaded from the store (and replayed).
+    pub fn rooms_loaded(&self) -> u64 {
+        self.hub.rooms_loaded()
     }
 
     /// Closes every connection (code 1012), saves every room with its
@@ -242,7 +259,9 @@ pub async fn start(mut config: Config) -> Result<Server, String> {
     #[cfg(feature = "cluster")]
     if let (Some(node), (Some(db), Some(bus))) = (node, urls) {
         match cluster::Cluster::start(&hub, node, &db, &bus).await {
-            Ok(c) => hub.set_cluster(c),
+            Ok(c) => {
+                hub.set_placement(Arc::new(c));
+            }
             Err(e) => {
                 hub.store.close().await;
                 return Err(e);

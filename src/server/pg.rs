@@ -14,14 +14,52 @@
 //! server and a cluster never mix) and each writes only the rooms whose
 //! lease it holds (see [`super::cluster`]): a node that lost a room to
 //! another cannot store into it any more (fencing).
+//!
+//! Nothing waits on the database without a deadline (issue 33: with
+//! PostgreSQL stopped by SIGSTOP every game froze without a word, the
+//! slowest move for 10.01 s). Every connection asks the server for a
+//! statement timeout and a lock timeout ([`SESSION_LIMITS`]); a server
+//! that does not run at all enforces neither, so each batch of operations
+//! also has a deadline here ([`BATCH_DEADLINE`]), and connecting one
+//! ([`CONNECT_DEADLINE`]). A batch past its deadline fails, its
+//! connection is dropped, and for [`RETRY_AFTER`] operations fail at once
+//! instead of queueing behind another attempt: a player hears "the server
+//! cannot store games right now" within 2 s. A commit whose answer was
+//! lost may have happened: storing the same move again is a no-op, and a
+//! different move at a stored ply is refused (the room then reloads).
+//!
+//! Each writer (a node, or one run of a single server: its id is new at
+//! each start) stamps the time into `alive` every second, and each room
+//! row names the writer that saved it (`saved_by`): a clock loaded is
+//! charged the time up to that writer's last stamp, not the downtime or
+//! the takeover after it (see [`super::store::Stored::ran_until_ms`]).
 
 use std::time::Duration;
 
 use tokio::sync::mpsc;
+use tokio::time::Instant;
 use tokio_postgres::error::SqlState;
 use tokio_postgres::{Client, NoTls, Statement};
 
-use super::store::{now_ms, Op, RoomMeta, Store, Stored};
+use super::store::{now_ms, ply_taken, Op, RoomMeta, Store, Stored, PLY_TAKEN};
+
+/// What every connection asks of the server: no statement runs longer
+/// than 1.5 s, no lock is waited for longer than 1 s, and a transaction a
+/// vanished client left open is ended after 10 s. Options in the
+/// `--database` URL are given after these, so an operator may lower them
+/// (raising them past [`BATCH_DEADLINE`] changes nothing: the node gives
+/// up first).
+pub const SESSION_LIMITS: &str =
+    "-c statement_timeout=1500 -c lock_timeout=1000 -c idle_in_transaction_session_timeout=10000";
+/// Connecting (TCP, startup, authentication) at most this long: a stopped
+/// server's kernel still accepts the TCP connection.
+pub const CONNECT_DEADLINE: Duration = Duration::from_millis(1000);
+/// One batch of operations at most this long.
+pub const BATCH_DEADLINE: Duration = Duration::from_millis(1300);
+/// After a failure, operations fail at once for this long.
+pub const RETRY_AFTER: Duration = Duration::from_millis(1000);
+/// How often each writer stamps `alive`.
+const HEARTBEAT: Duration = Duration::from_secs(1);
 
 /// The tables. `leases`, `nodes` and `queue` are the cluster's (see
 /// [`super::cluster`]); a single server leaves them empty.
@@ -32,7 +70,10 @@ CREATE TABLE IF NOT EXISTS rooms (
     updated_ms BIGINT NOT NULL,
     meta TEXT NOT NULL
 );
+ALTER TABLE rooms ADD COLUMN IF NOT EXISTS saved_by TEXT;
 CREATE INDEX IF NOT EXISTS rooms_unfinished ON rooms (code) WHERE NOT finished;
+CREATE INDEX IF NOT EXISTS rooms_waiting ON rooms (updated_ms)
+    WHERE NOT finished AND (meta::jsonb #> '{tokens,1}') = 'null'::jsonb;
 CREATE TABLE IF NOT EXISTS moves (
     room TEXT NOT NULL,
     game_no INTEGER NOT NULL,
@@ -58,6 +99,10 @@ CREATE TABLE IF NOT EXISTS queue (
     PRIMARY KEY (node, conn)
 );
 CREATE INDEX IF NOT EXISTS queue_key ON queue (key, since);
+CREATE TABLE IF NOT EXISTS alive (
+    id TEXT PRIMARY KEY,
+    at_ms BIGINT NOT NULL
+);
 ";
 
 /// The advisory lock that says who uses the database (see [`Writer`]).
@@ -91,19 +136,28 @@ pub fn pg_error(e: &tokio_postgres::Error) -> String {
     }
 }
 
-/// Opens a connection (3 s to connect), its driver running as a task. The
-/// URL is never echoed: it may hold a password.
+/// Opens a connection (within [`CONNECT_DEADLINE`], with the
+/// [`SESSION_LIMITS`]), its driver running as a task. The URL is never
+/// echoed: it may hold a password.
 pub async fn connect(url: &str) -> Result<Client, String> {
     let mut config: tokio_postgres::Config = url
         .parse()
         .map_err(|e| format!("--database is not a PostgreSQL URL: {e}"))?;
-    config.connect_timeout(Duration::from_secs(3));
+    config.connect_timeout(CONNECT_DEADLINE);
     if config.get_application_name().is_none() {
         config.application_name("stoneplay");
     }
-    let (client, connection) = config
-        .connect(NoTls)
+    let options = match config.get_options() {
+        // The operator's own (`?options=-c%20statement_timeout%3D800` in
+        // the URL) come last, so they win.
+        Some(o) if !o.is_empty() => format!("{SESSION_LIMITS} {o}"),
+        _ => SESSION_LIMITS.to_string(),
+    };
+    config.options(&options);
+    let connecting = tokio::time::timeout(CONNECT_DEADLINE, config.connect(NoTls));
+    let (client, connection) = connecting
         .await
+        .map_err(|_| "cannot reach the database: it does not answer".to_string())?
         .map_err(|e| format!("cannot reach the database: {e}"))?;
     tokio::spawn(async move {
         let _ = connection.await;
@@ -111,14 +165,31 @@ pub async fn connect(url: &str) -> Result<Client, String> {
     Ok(client)
 }
 
-/// Creates the tables if needed (one node at a time).
+/// `fut` (a database call) within `deadline`; past it, an error that says
+/// so (the caller drops the connection: its state is unknown).
+pub async fn within<T>(
+    deadline: Duration,
+    fut: impl std::future::Future<Output = Result<T, tokio_postgres::Error>>,
+) -> Result<T, String> {
+    match tokio::time::timeout(deadline, fut).await {
+        Ok(r) => r.map_err(|e| pg_error(&e)),
+        Err(_) => Err(format!(
+            "the database did not answer within {} ms",
+            deadline.as_millis()
+        )),
+    }
+}
+
+/// Creates the tables if needed (one node at a time; a start may wait a
+/// few seconds for another node's, without the lock timeout).
 pub async fn setup(client: &Client) -> Result<(), String> {
-    client
-        .batch_execute(&format!(
-            "BEGIN; SELECT pg_advisory_xact_lock({SCHEMA_LOCK}); {SCHEMA} COMMIT;"
-        ))
+    let sql = format!(
+        "BEGIN; SET LOCAL lock_timeout = 0; SET LOCAL statement_timeout = 30000; \
+         SELECT pg_advisory_xact_lock({SCHEMA_LOCK}); {SCHEMA} COMMIT;"
+    );
+    within(Duration::from_secs(30), client.batch_execute(&sql))
         .await
-        .map_err(|e| format!("cannot set up the database: {}", pg_error(&e)))
+        .map_err(|e| format!("cannot set up the database: {e}"))
 }
 
 /// Takes the use lock on this connection (held until it closes).
@@ -133,10 +204,7 @@ async fn take_lock(client: &Client, writer: &Writer) -> Result<(), String> {
             "the database is in use by a single server (started without --bus): stop it first",
         ),
     };
-    let row = client
-        .query_one(sql, &[&USE_LOCK])
-        .await
-        .map_err(|e| pg_error(&e))?;
+    let row = within(CONNECT_DEADLINE, client.query_one(sql, &[&USE_LOCK])).await?;
     if row.get::<_, bool>(0) {
         Ok(())
     } else {
@@ -156,8 +224,10 @@ struct Stmts {
     fenced: Statement,
     lease: Statement,
     mv: Statement,
+    mv_at: Statement,
     meta: Statement,
     moves: Statement,
+    alive: Statement,
 }
 
 impl Conn {
@@ -166,18 +236,22 @@ impl Conn {
         take_lock(&client, writer).await?;
         let prep = |sql: &'static str| {
             let client = &client;
-            async move { client.prepare(sql).await.map_err(|e| pg_error(&e)) }
+            async move { within(CONNECT_DEADLINE, client.prepare(sql)).await }
         };
-        let create =
-            prep("INSERT INTO rooms (code, finished, updated_ms, meta) VALUES ($1, $2, $3, $4)")
-                .await?;
+        let create = prep(
+            "INSERT INTO rooms (code, finished, updated_ms, meta, saved_by)
+             VALUES ($1, $2, $3, $4, $5)",
+        )
+        .await?;
         let upsert = prep(
-            "INSERT INTO rooms (code, finished, updated_ms, meta) VALUES ($1, $2, $3, $4)
-             ON CONFLICT (code) DO UPDATE SET finished = $2, updated_ms = $3, meta = $4",
+            "INSERT INTO rooms (code, finished, updated_ms, meta, saved_by)
+             VALUES ($1, $2, $3, $4, $5)
+             ON CONFLICT (code) DO UPDATE SET finished = $2, updated_ms = $3, meta = $4,
+                 saved_by = $5",
         )
         .await?;
         let fenced = prep(
-            "UPDATE rooms SET finished = $2, updated_ms = $3, meta = $4
+            "UPDATE rooms SET finished = $2, updated_ms = $3, meta = $4, saved_by = $5
              WHERE code = $1 AND EXISTS (SELECT 1 FROM leases WHERE room = $1 AND node = $5)",
         )
         .await?;
@@ -186,14 +260,28 @@ impl Conn {
              ON CONFLICT (room) DO UPDATE SET node = EXCLUDED.node",
         )
         .await?;
+        // A stored ply is kept: the same move again is a no-op (1 row), a
+        // different one changes nothing (0 rows) and is refused.
         let mv = prep(
             "INSERT INTO moves (room, game_no, ply, mv) VALUES ($1, $2, $3, $4)
-             ON CONFLICT (room, game_no, ply) DO UPDATE SET mv = EXCLUDED.mv",
+             ON CONFLICT (room, game_no, ply) DO UPDATE SET mv = EXCLUDED.mv
+             WHERE moves.mv = EXCLUDED.mv",
         )
         .await?;
-        let meta = prep("SELECT meta FROM rooms WHERE code = $1").await?;
+        let mv_at =
+            prep("SELECT mv FROM moves WHERE room = $1 AND game_no = $2 AND ply = $3").await?;
+        let meta = prep(
+            "SELECT r.meta, r.saved_by, a.at_ms FROM rooms r
+             LEFT JOIN alive a ON a.id = r.saved_by WHERE r.code = $1",
+        )
+        .await?;
         let moves =
             prep("SELECT mv FROM moves WHERE room = $1 AND game_no = $2 ORDER BY ply").await?;
+        let alive = prep(
+            "INSERT INTO alive (id, at_ms) VALUES ($1, $2)
+             ON CONFLICT (id) DO UPDATE SET at_ms = EXCLUDED.at_ms",
+        )
+        .await?;
         Ok(Conn {
             client,
             st: Stmts {
@@ -202,8 +290,10 @@ impl Conn {
                 fenced,
                 lease,
                 mv,
+                mv_at,
                 meta,
                 moves,
+                alive,
             },
         })
     }
@@ -215,14 +305,116 @@ pub async fn open(url: &str, writer: Writer) -> Result<Store, String> {
     setup(&first).await?;
     drop(first);
     let conn = Conn::open(url, &writer).await?;
+    // This writer's row in `alive` (and in `rooms.saved_by`): a node's id,
+    // or a new one for each run of a single server.
+    let me = match &writer {
+        Writer::Alone => format!("alone-{}", super::ids::random(4)?),
+        Writer::Node(id) => id.clone(),
+    };
+    // Stamps of writers gone for a week are cleared.
+    let week = 7 * 24 * 3600 * 1000;
+    within(
+        CONNECT_DEADLINE,
+        conn.client.execute(
+            "DELETE FROM alive WHERE at_ms < $1",
+            &[&(now_ms() as i64 - week)],
+        ),
+    )
+    .await?;
     let (tx, rx) = mpsc::channel(4096);
-    tokio::spawn(run(url.to_string(), writer, conn, rx));
+    tokio::spawn(run(url.to_string(), writer, me, conn, rx));
     Ok(Store::from_sender(tx))
 }
 
-async fn run(url: String, writer: Writer, conn: Conn, mut rx: mpsc::Receiver<Op>) {
-    let mut conn = Some(conn);
-    while let Some(first) = rx.recv().await {
+/// The task's connection and what it knows of the last failure.
+struct Link {
+    conn: Option<Conn>,
+    /// Until then, operations fail at once with `why`.
+    quiet_until: Option<Instant>,
+    why: String,
+}
+
+impl Link {
+    /// The connection, opened again if it was lost (at most once per
+    /// [`RETRY_AFTER`]); the error to answer with otherwise.
+    async fn get(&mut self, url: &str, writer: &Writer) -> Result<&mut Conn, String> {
+        if self.conn.as_ref().is_some_and(|c| c.client.is_closed()) {
+            self.conn = None;
+        }
+        if self.conn.is_none() {
+            if self.quiet_until.is_some_and(|t| Instant::now() < t) {
+                return Err(self.why.clone());
+            }
+            // Connecting, the lock and the statements: a few round trips.
+            let opening = tokio::time::timeout(2 * CONNECT_DEADLINE, Conn::open(url, writer));
+            match opening
+                .await
+                .unwrap_or_else(|_| Err("cannot reach the database: it does not answer".into()))
+            {
+                Ok(c) => {
+                    eprintln!("server: connected to the database again");
+                    self.conn = Some(c);
+                    self.quiet_until = None;
+                }
+                Err(e) => return Err(self.failed(format!("storing failed: {e}"))),
+            }
+        }
+        self.conn
+            .as_mut()
+            .ok_or_else(|| "no database connection".to_string())
+    }
+
+    /// Drops the connection (its state is unknown) and fails what comes
+    /// for a while with `why`.
+    fn failed(&mut self, why: String) -> String {
+        self.conn = None;
+        self.quiet_until = Some(Instant::now() + RETRY_AFTER);
+        self.why = why.clone();
+        why
+    }
+}
+
+fn fail(op: Op, why: &str) {
+    let why = why.to_string();
+    match op {
+        Op::Save { done, .. } => drop(done.send(Err(why))),
+        Op::Load { done, .. } => drop(done.send(Err(why))),
+        Op::Unfinished { done } => drop(done.send(Err(why))),
+        Op::Expire { done, .. } => drop(done.send(Err(why))),
+        Op::CountWaiting { done } => drop(done.send(Err(why))),
+        Op::Close { done } => drop(done.send(())),
+    }
+}
+
+async fn run(url: String, writer: Writer, me: String, conn: Conn, mut rx: mpsc::Receiver<Op>) {
+    let mut link = Link {
+        conn: Some(conn),
+        quiet_until: None,
+        why: String::new(),
+    };
+    let mut beat = tokio::time::interval(HEARTBEAT);
+    beat.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        let first = tokio::select! {
+            op = rx.recv() => match op {
+                Some(op) => op,
+                None => return,
+            },
+            _ = beat.tick() => {
+                let stamp = async {
+                    let c = link.get(&url, &writer).await?;
+                    let at = now_ms() as i64;
+                    within(BATCH_DEADLINE, c.client.execute(&c.st.alive, &[&me, &at])).await
+                }
+                .await;
+                if let Err(e) = stamp {
+                    if link.conn.is_some() {
+                        link.failed(format!("storing failed: {e}"));
+                    }
+                }
+                continue;
+            }
+        };
         let mut batch = vec![first];
         while batch.len() < 512 {
             match rx.try_recv() {
@@ -230,72 +422,77 @@ async fn run(url: String, writer: Writer, conn: Conn, mut rx: mpsc::Receiver<Op>
                 Err(_) => break,
             }
         }
-        if conn.as_ref().is_none_or(|c| c.client.is_closed()) {
-            conn = None;
-            match Conn::open(&url, &writer).await {
-                Ok(c) => {
-                    eprintln!("server: connected to the database again");
-                    conn = Some(c);
-                }
-                Err(e) => {
-                    let why = format!("storing failed: {e}");
-                    for op in batch {
-                        match op {
-                            Op::Save { done, .. } => drop(done.send(Err(why.clone()))),
-                            Op::Load { done, .. } => drop(done.send(Err(why.clone()))),
-                            Op::Unfinished { done } => drop(done.send(Err(why.clone()))),
-                            Op::Expire { done, .. } => drop(done.send(Err(why.clone()))),
-                            Op::Close { done } => {
-                                let _ = done.send(());
-                                return;
-                            }
-                        }
-                    }
-                    continue;
-                }
-            }
-        }
-        let Some(c) = conn.as_mut() else { continue };
-        let mut saves = Vec::new();
         let mut close = None;
+        let mut ops = Vec::with_capacity(batch.len());
         for op in batch {
             match op {
-                Op::Save { .. } => saves.push(op),
-                Op::Load { code, done } => {
-                    let _ = done.send(load(c, &code).await);
-                }
-                Op::Unfinished { done } => {
-                    let _ = done.send(unfinished(c).await);
-                }
-                Op::Expire {
-                    cutoff_ms,
-                    code,
-                    done,
-                } => {
-                    let _ = done.send(expire_waiting(c, cutoff_ms, code.as_deref()).await);
-                }
                 Op::Close { done } => close = Some(done),
+                op => ops.push(op),
             }
         }
-        write_batch(c, saves, &writer).await;
+        match link.get(&url, &writer).await {
+            Err(why) => ops.into_iter().for_each(|op| fail(op, &why)),
+            Ok(c) => {
+                // Answers not sent by the deadline are dropped with the
+                // batch: their askers hear that the store gave none.
+                let served =
+                    tokio::time::timeout(BATCH_DEADLINE, serve(c, ops, &writer, &me)).await;
+                if served.is_err() {
+                    link.failed(format!(
+                        "storing failed: the database did not answer within {} ms",
+                        BATCH_DEADLINE.as_millis()
+                    ));
+                }
+            }
+        }
         if let Some(done) = close {
-            drop(conn);
+            drop(link);
             let _ = done.send(());
             return;
         }
     }
 }
 
+/// Answers a batch: reads at once, writes together at the end.
+async fn serve(c: &mut Conn, batch: Vec<Op>, writer: &Writer, me: &str) {
+    let mut saves = Vec::new();
+    for op in batch {
+        match op {
+            Op::Save { .. } => saves.push(op),
+            Op::Load { code, done } => {
+                let _ = done.send(load(c, &code, me).await);
+            }
+            Op::Unfinished { done } => {
+                let _ = done.send(unfinished(c).await);
+            }
+            Op::Expire {
+                cutoff_ms,
+                code,
+                done,
+            } => {
+                let _ = done.send(expire_waiting(c, cutoff_ms, code.as_deref()).await);
+            }
+            Op::CountWaiting { done } => {
+                let _ = done.send(count_waiting(c).await);
+            }
+            Op::Close { done } => {
+                let _ = done.send(());
+            }
+        }
+    }
+    write_batch(c, saves, writer, me).await;
+}
+
 /// Commits every save in one transaction; if that fails, each on its own,
 /// so one bad write (a lost lease, a duplicate code) does not fail the others.
-async fn write_batch(c: &mut Conn, saves: Vec<Op>, writer: &Writer) {
+async fn write_batch(c: &mut Conn, saves: Vec<Op>, writer: &Writer, me: &str) {
     if saves.is_empty() {
         return;
     }
     let together = async {
         let tx = c.client.transaction().await.map_err(|e| pg_error(&e))?;
         for op in &saves {
-            write(&tx, &c.st, op, writer).await?;
+            write(&tx, &c.st, op, writer, me).await?;
         }
         tx.commit().await.map_err(|e| pg_error(&e))
     }
@@ -311,12 +508,12 @@ async fn write_batch(c: &mut Conn, saves: Vec<Op>, writer: &Writer) {
     for op in saves {
         let result = async {
             let tx = c.client.transaction().await.map_err(|e| pg_error(&e))?;
-            write(&tx, &c.st, &op, writer).await?;
+            write(&tx, &c.st, &op, writer, me).await?;
             tx.commit().await.map_err(|e| pg_error(&e))
         }
         .await
         .map_err(|e| {
-            if e == LEASE_LOST || e.starts_with("UNIQUE") {
+            if e == LEASE_LOST || e.starts_with("UNIQUE") || e.starts_with(PLY_TAKEN) {
                 e
             } else {
                 format!("storing the room failed: {e}")
@@ -333,6 +530,7 @@ async fn write(
     st: &Stmts,
     op: &Op,
     writer: &Writer,
+    me: &str,
 ) -> Result<(), String> {
     let Op::Save {
         code,
@@ -349,7 +547,7 @@ async fn write(
     let now = now_ms() as i64;
     let err = |e: tokio_postgres::Error| pg_error(&e);
     if *create {
-        tx.execute(&st.create, &[code, finished, &now, meta])
+        tx.execute(&st.create, &[code, finished, &now, meta, &me])
             .await
             .map_err(err)?;
         if let Writer::Node(node) = writer {
@@ -358,10 +556,11 @@ async fn write(
     } else {
         match writer {
             Writer::Alone => {
-                tx.execute(&st.upsert, &[code, finished, &now, meta])
+                tx.execute(&st.upsert, &[code, finished, &now, meta, &me])
                     .await
                     .map_err(err)?;
             }
+            // `saved_by` is the node (`me`), the same as its lease's.
             Writer::Node(node) => {
                 let n = tx
                     .execute(&st.fenced, &[code, finished, &now, meta, node])
@@ -373,17 +572,33 @@ async fn write(
             }
         }
     }
-    let game_no = *game_no as i32;
+    let game_no_i = *game_no as i32;
     for (ply, m) in moves {
-        let ply = *ply as i32;
-        tx.execute(&st.mv, &[code, &game_no, &ply, m])
+        let ply_i = *ply as i32;
+        let n = tx
+            .execute(&st.mv, &[code, &game_no_i, &ply_i, m])
             .await
             .map_err(err)?;
+        if n == 0 {
+            let stored: String = tx
+                .query_one(&st.mv_at, &[code, &game_no_i, &ply_i])
+                .await
+                .map_err(err)?
+                .get(0);
+            return Err(ply_taken(code, *game_no, *ply, &stored, m));
+        }
     }
     Ok(())
 }
 
-async fn stored(c: &Conn, code: String, meta: &str) -> Result<Option<Stored>, String> {
+/// A room as stored; `saved_by` and its last stamp `alive_ms` say until
+/// when its running clock ran (see [`Stored::ran_until_ms`]).
+async fn stored(
+    c: &Conn,
+    code: String,
+    meta: &str,
+    (saved_by, alive_ms, me): (Option<String>, Option<i64>, &str),
+) -> Result<Option<Stored>, String> {
     let Ok(meta) = serde_json::from_str::<RoomMeta>(meta) else {
         eprintln!("server: room {code} has an unreadable record; skipped");
         return Ok(None);
@@ -397,17 +612,32 @@ async fn stored(c: &Conn, code: String, meta: &str) -> Result<Option<Stored>, St
         .iter()
         .map(|row| row.get::<_, String>(0))
         .collect();
-    Ok(Some(Stored { code, meta, moves }))
+    let ran_until_ms = match meta.clock_saved_ms {
+        None => None,
+        Some(_) if saved_by.as_deref() == Some(me) => None,
+        // Another writer (or an earlier run): until its last stamp, or,
+        // unknown, until the save (nothing charged).
+        Some(saved) => Some(alive_ms.map_or(saved, |a| (a.max(0) as u64).max(saved))),
+    };
+    Ok(Some(Stored {
+        code,
+        meta,
+        moves,
+        ran_until_ms,
+    }))
 }
 
-async fn load(c: &Conn, code: &str) -> Result<Option<Stored>, String> {
+async fn load(c: &Conn, code: &str, me: &str) -> Result<Option<Stored>, String> {
     let row = c
         .client
         .query_opt(&c.st.meta, &[&code])
         .await
         .map_err(|e| pg_error(&e))?;
     match row {
-        Some(row) => stored(c, code.to_string(), row.get(0)).await,
+        Some(row) => {
+            let by = (row.get(1), row.get(2), me);
+            stored(c, code.to_string(), row.get(0), by).await
+        }
         None => Ok(None),
     }
 }
@@ -420,6 +650,17 @@ async fn unfinished(c: &Conn) -> Result<Vec<String>, String> {
     let sql = format!("SELECT code FROM rooms WHERE NOT finished AND NOT {WAITING}");
     let rows = c.client.query(&sql, &[]).await.map_err(|e| pg_error(&e))?;
     Ok(rows.iter().map(|r| r.get(0)).collect())
+}
+
+/// How many rooms wait for the friend.
+async fn count_waiting(c: &Conn) -> Result<usize, String> {
+    let sql = format!("SELECT count(*) FROM rooms WHERE NOT finished AND {WAITING}");
+    let row = c
+        .client
+        .query_one(&sql, &[])
+        .await
+        .map_err(|e| pg_error(&e))?;
+    Ok(row.get::<_, i64>(0) as usize)
 }
 
 /// Deletes the rooms waiting for the friend last written before

@@ -9,9 +9,33 @@
 //! only then acknowledges, so a room broadcasts a move only once it is
 //! stored. WAL mode with `synchronous=NORMAL`: a commit survives the server
 //! process crashing; a power cut may lose the last moments.
+//!
+//! One server per directory: the server holds an exclusive OS lock
+//! (`flock`) on the database file itself, so deleting a stale-looking
+//! `stoneplay.lock` (the lock file older servers relied on, still taken
+//! so that one of them running is noticed) cannot let a second server in
+//! (issue 33: with only the lock file, `rm stoneplay.lock` let two
+//! servers acknowledge different moves at the same plies, and the last
+//! writer silently replaced 3 of them). SQLite's own locks are `fcntl`
+//! locks, which Linux keeps apart from `flock`, so `sqlite3 … .backup`
+//! still reads the file while the server runs. A ply already stored is
+//! never replaced: storing another move there is refused (storing the
+//! same move again is a no-op, as when a commit's answer was lost).
+//!
+//! Clocks across a stop: a room saved while its clock ran stores when
+//! (`clock_saved_ms`); a clean stop saves the clocks stopped instead. The
+//! server stamps the time into `stoneplay.alive` every half second (8
+//! bytes written in place, so the stamp works on a full disk too). At the
+//! next start a clock that was running is charged the time the server
+//! ran after the save (to its last stamp: [`Stored::ran_until_ms`]) but
+//! not the downtime: a crash costs nobody time, and a timeout the server
+//! reached but could not store (a full disk) is reached again at once
+//! instead of starting a fresh clock.
 
 use std::path::Path;
-use std::time::{SystemTime, UNIX_EPOCH};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use rusqlite::{params, Connection, OptionalExtension};
 use serde::{Deserialize, Serialize};
@@ -22,8 +46,22 @@ use crate::games::{Outcome, Side};
 
 /// The database file inside the data directory.
 pub const DB_FILE: &str = "stoneplay.sqlite3";
-/// Held locked (exclusively) by the server that uses the directory.
+/// Locked by older servers (they did not lock the database file): still
+/// taken, so that an older server running on the directory is noticed.
 pub const LOCK_FILE: &str = "stoneplay.lock";
+/// The heartbeat: when the server last ran (see the module header).
+pub const ALIVE_FILE: &str = "stoneplay.alive";
+/// How often the heartbeat is written.
+pub const ALIVE_EVERY: Duration = Duration::from_millis(500);
+/// Storing a move where the store already has another one says this.
+pub const PLY_TAKEN: &str = "another move is already stored at this ply";
+/// How long a room waits for a save or a load before it counts as failed
+/// (the store then may still finish it: storing the same move again is a
+/// no-op, and a different one is refused with [`PLY_TAKEN`]). Under the
+/// 2 s in which a player hears that the server cannot store.
+pub const STORE_DEADLINE: Duration = Duration::from_millis(1500);
+/// The same for the occasional larger work (listing, deleting expired rooms).
+const BULK_DEADLINE: Duration = Duration::from_secs(30);
 /// Written next to a database once it exists: a directory with this file
 /// and no database has lost it (the server then refuses to start).
 pub const MARKER_FILE: &str = "stoneplay.created";
@@ -61,6 +99,11 @@ pub struct RoomMeta {
     pub rematch: [bool; 2],
     /// Milliseconds since the Unix epoch.
     pub created_ms: u64,
+    /// When this was saved (ms since the Unix epoch), if the move clock
+    /// or the pause timer was running then; `None` when they were stopped
+    /// (a clean stop, a finished game). See [`Stored::ran_until_ms`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clock_saved_ms: Option<u64>,
 }
 
 /// A room as loaded: its code, meta and the current game's moves.
@@ -69,6 +112,32 @@ pub struct Stored {
     pub code: String,
     pub meta: RoomMeta,
     pub moves: Vec<String>,
+    /// Until when the server that saved this room's running clock
+    /// (`meta.clock_saved_ms`) is known to have run: its last heartbeat.
+    /// `None`: this very server saved it, and runs still. A clock loaded
+    /// is charged the time from its save to then, never the downtime
+    /// after it.
+    pub ran_until_ms: Option<u64>,
+}
+
+/// The runs of the server on one store, as its clocks need them.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Runs {
+    /// When this server opened the store (ms since the Unix epoch).
+    pub started_ms: u64,
+    /// The last heartbeat of the server before it, if known.
+    pub previous_alive_ms: Option<u64>,
+}
+
+impl Runs {
+    /// [`Stored::ran_until_ms`] for a clock saved at `saved_ms`: by this
+    /// server (saved since it started), or by the one before, which ran
+    /// until its last heartbeat (unknown: until the save, so nothing is
+    /// charged).
+    pub fn ran_until(&self, saved_ms: Option<u64>) -> Option<u64> {
+        let saved = saved_ms?;
+        (saved < self.started_ms).then(|| self.previous_alive_ms.unwrap_or(saved).max(saved))
+    }
 }
 
 /// Milliseconds since the Unix epoch.
@@ -107,6 +176,10 @@ pub(crate) enum Op {
         code: Option<String>,
         done: Reply<usize>,
     },
+    /// How many rooms wait for the friend.
+    CountWaiting {
+        done: Reply<usize>,
+    },
     Close {
         done: oneshot::Sender<()>,
     },
@@ -126,6 +199,8 @@ CREATE TABLE IF NOT EXISTS rooms (
     meta TEXT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS rooms_finished ON rooms(finished);
+CREATE INDEX IF NOT EXISTS rooms_waiting ON rooms(updated_ms)
+    WHERE finished = 0 AND json_extract(meta, '$.tokens[1]') IS NULL;
 CREATE TABLE IF NOT EXISTS moves (
     room TEXT NOT NULL,
     game_no INTEGER NOT NULL,
@@ -147,8 +222,7 @@ impl Store {
     pub fn open(dir: &Path) -> Result<Store, String> {
         std::fs::create_dir_all(dir)
             .map_err(|e| format!("cannot create the data directory {}: {e}", dir.display()))?;
-        // One server per directory: two would resume the same games and
-        // overwrite each other's moves.
+        // The lock file older servers take (see LOCK_FILE).
         let lock_path = dir.join(LOCK_FILE);
         let lock = std::fs::OpenOptions::new()
             .create(true)
@@ -156,32 +230,7 @@ impl Store {
             .write(true)
             .open(&lock_path)
             .map_err(|e| format!("cannot open {}: {e}", lock_path.display()))?;
-        // A server that has just stopped may release it a moment late (a
-        // process being spawned holds a copy of its descriptors until it
-        // execs): try for a second before refusing.
-        let mut tries = 0;
-        let locked = loop {
-            match lock.try_lock() {
-                Err(std::fs::TryLockError::WouldBlock) if tries < 20 => {
-                    tries += 1;
-                    std::thread::sleep(std::time::Duration::from_millis(50));
-                }
-                other => break other,
-            }
-        };
-        match locked {
-            Ok(()) => {}
-            Err(std::fs::TryLockError::WouldBlock) => {
-                return Err(format!(
-                    "the data directory {} is in use by another running server (it holds the lock on {}): stop that server first, or give this one another --data",
-                    dir.display(),
-                    lock_path.display()
-                ))
-            }
-            Err(std::fs::TryLockError::Error(e)) => {
-                return Err(format!("cannot lock {}: {e}", lock_path.display()))
-            }
-        }
+        lock_exclusively(&lock, dir, &lock_path)?;
         let path = dir.join(DB_FILE);
         let marker = dir.join(MARKER_FILE);
         if !path.exists() && marker.exists() {
@@ -192,9 +241,22 @@ impl Store {
                 marker.display()
             ));
         }
+        // One server per directory: two would resume the same games and
+        // write moves at the same plies. The lock is on the database file
+        // itself, which no stale-lock cleanup deletes.
+        let db_lock = std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(&path)
+            .map_err(|e| format!("cannot open {}: {e}", path.display()))?;
+        lock_exclusively(&db_lock, dir, &path)?;
         let conn =
             Connection::open(&path).map_err(|e| format!("cannot open {}: {e}", path.display()))?;
-        conn.busy_timeout(std::time::Duration::from_secs(5))
+        // The lock timeout: no other writer exists, so a busy database is a
+        // stuck one; answer within the room's deadline.
+        conn.busy_timeout(Duration::from_millis(1000))
             .and_then(|()| conn.pragma_update(None, "journal_mode", "WAL"))
             .and_then(|()| conn.pragma_update(None, "synchronous", "NORMAL"))
             .and_then(|()| conn.execute_batch(SCHEMA))
@@ -210,21 +272,44 @@ impl Store {
         }
         let file = FileId::of(&path)
             .ok_or_else(|| format!("cannot read the metadata of {}", path.display()))?;
+        let heartbeat = Heartbeat::start(&dir.join(ALIVE_FILE))?;
+        let runs = Runs {
+            started_ms: now_ms(),
+            previous_alive_ms: heartbeat.previous,
+        };
         let (tx, rx) = mpsc::channel(4096);
+        let locks = (lock, db_lock);
         std::thread::Builder::new()
             .name("store".into())
-            .spawn(move || run(conn, lock, rx, &path, file))
+            .spawn(move || run(conn, locks, heartbeat, runs, rx, &path, file))
             .map_err(|e| format!("cannot start the store thread: {e}"))?;
         Ok(Store { tx })
     }
 
-    async fn ask<T>(&self, op: impl FnOnce(Reply<T>) -> Op) -> Result<T, String> {
+    /// Sends `op` and waits for its answer, at most `deadline` in all (a
+    /// full queue included): a store that does not answer is a failed one.
+    async fn ask<T>(
+        &self,
+        deadline: Duration,
+        op: impl FnOnce(Reply<T>) -> Op,
+    ) -> Result<T, String> {
         let (done, rx) = oneshot::channel();
-        self.tx
-            .send(op(done))
+        let asked = async {
+            self.tx
+                .send(op(done))
+                .await
+                .map_err(|_| "the store is closed".to_string())?;
+            rx.await
+                .map_err(|_| "the store gave no answer (closed, or it gave up)".to_string())?
+        };
+        tokio::time::timeout(deadline, asked)
             .await
-            .map_err(|_| "the store is closed".to_string())?;
-        rx.await.map_err(|_| "the store is closed".to_string())?
+            .unwrap_or_else(|_| {
+                Err(format!(
+                    "the store did not answer within {} ms",
+                    deadline.as_millis()
+                ))
+            })
     }
 
     /// Writes a room's meta and appends moves of its current game; returns
@@ -237,7 +322,7 @@ impl Store {
         moves: Vec<(u32, String)>,
     ) -> Result<(), String> {
         let json = serde_json::to_string(meta).map_err(|e| e.to_string())?;
-        self.ask(|done| Op::Save {
+        self.ask(STORE_DEADLINE, |done| Op::Save {
             code: code.to_string(),
             create,
             finished: meta.outcome.is_some(),
@@ -252,14 +337,16 @@ impl Store {
     /// One room, if it exists.
     pub async fn load(&self, code: &str) -> Result<Option<Stored>, String> {
         let code = code.to_string();
-        self.ask(|done| Op::Load { code, done }).await
+        self.ask(STORE_DEADLINE, |done| Op::Load { code, done })
+            .await
     }
 
     /// The codes of every room whose game has started and is not finished
     /// (what a restart resumes: their clocks run). Rooms still waiting for
     /// the friend are loaded only when someone asks for them.
     pub async fn unfinished(&self) -> Result<Vec<String>, String> {
-        self.ask(|done| Op::Unfinished { done }).await
+        self.ask(BULK_DEADLINE, |done| Op::Unfinished { done })
+            .await
     }
 
     /// Deletes the rooms still waiting for the friend that were last
@@ -271,12 +358,18 @@ impl Store {
         code: Option<&str>,
     ) -> Result<usize, String> {
         let code = code.map(str::to_string);
-        self.ask(|done| Op::Expire {
+        self.ask(BULK_DEADLINE, |done| Op::Expire {
             cutoff_ms,
             code,
             done,
         })
         .await
+    }
+
+    /// How many rooms wait for the friend (the whole store's).
+    pub async fn count_waiting(&self) -> Result<usize, String> {
+        self.ask(STORE_DEADLINE, |done| Op::CountWaiting { done })
+            .await
     }
 
     /// Finishes queued writes and closes the database.
@@ -308,12 +401,115 @@ impl FileId {
     }
 }
 
-/// Serves the store's operations until closed. `lock` is held until the
-/// database is closed, and released before `close` is answered, so a
+/// Takes an exclusive `flock` on `file` (of the data directory `dir`),
+/// trying for a second: a server that has just stopped may release it a
+/// moment late (a process being spawned holds a copy of its descriptors
+/// until it execs).
+fn lock_exclusively(file: &std::fs::File, dir: &Path, path: &Path) -> Result<(), String> {
+    let mut tries = 0;
+    let locked = loop {
+        match file.try_lock() {
+            Err(std::fs::TryLockError::WouldBlock) if tries < 20 => {
+                tries += 1;
+                std::thread::sleep(Duration::from_millis(50));
+            }
+            other => break other,
+        }
+    };
+    match locked {
+        Ok(()) => Ok(()),
+        Err(std::fs::TryLockError::WouldBlock) => Err(format!(
+            "the data directory {} is in use by another running server (it holds the lock on {}): stop that server first, or give this one another --data",
+            dir.display(),
+            path.display()
+        )),
+        Err(std::fs::TryLockError::Error(e)) => {
+            Err(format!("cannot lock {}: {e}", path.display()))
+        }
+    }
+}
+
+/// The heartbeat file (see the module header): the stamp found there at
+/// start, and the thread that writes the time into it.
+struct Heartbeat {
+    previous: Option<u64>,
+    stop: Arc<AtomicBool>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl Heartbeat {
+    /// Reads the last stamp, writes the first one (so the file's block is
+    /// there before any disk fills) and starts writing one every
+    /// [`ALIVE_EVERY`], in place.
+    fn start(path: &Path) -> Result<Heartbeat, String> {
+        let previous = std::fs::read(path).ok().and_then(|b| {
+            let bytes: [u8; 8] = b.get(..8)?.try_into().ok()?;
+            Some(u64::from_le_bytes(bytes)).filter(|&ms| ms > 0)
+        });
+        let file = std::fs::OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(path)
+            .map_err(|e| format!("cannot open {}: {e}", path.display()))?;
+        stamp(&file).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        let stop = Arc::new(AtomicBool::new(false));
+        let stopping = stop.clone();
+        let thread = std::thread::Builder::new()
+            .name("heartbeat".into())
+            .spawn(move || {
+                while !stopping.load(Ordering::Relaxed) {
+                    // A failed stamp (a read-only disk) leaves the last one.
+                    let _ = stamp(&file);
+                    std::thread::park_timeout(ALIVE_EVERY);
+                }
+                let _ = stamp(&file);
+            })
+            .map_err(|e| format!("cannot start the heartbeat thread: {e}"))?;
+        Ok(Heartbeat {
+            previous,
+            stop,
+            thread: Some(thread),
+        })
+    }
+}
+
+impl Drop for Heartbeat {
+    /// Stops the thread (after one last stamp).
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::Relaxed);
+        if let Some(t) = self.thread.take() {
+            t.thread().unpark();
+            let _ = t.join();
+        }
+    }
+}
+
+/// Writes the time (8 bytes, little-endian ms) at the start of `file`.
+fn stamp(file: &std::fs::File) -> std::io::Result<()> {
+    let bytes = now_ms().to_le_bytes();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileExt;
+        file.write_all_at(&bytes, 0)
+    }
+    #[cfg(not(unix))]
+    {
+        use std::io::{Seek, SeekFrom, Write};
+        let mut f = file;
+        f.seek(SeekFrom::Start(0))?;
+        f.write_all(&bytes)
+    }
+}
+
+/// Serves the store's operations until closed. The locks are held until
+/// the database is closed, and released before `close` is answered, so a
 /// server started right after another has stopped finds the directory free.
 fn run(
     mut conn: Connection,
-    lock: std::fs::File,
+    locks: (std::fs::File, std::fs::File),
+    heartbeat: Heartbeat,
+    runs: Runs,
     mut rx: mpsc::Receiver<Op>,
     path: &Path,
     file: FileId,
@@ -332,7 +528,7 @@ fn run(
             match op {
                 Op::Save { .. } => saves.push(op),
                 Op::Load { code, done } => {
-                    let _ = done.send(load(&conn, &code).map_err(|e| e.to_string()));
+                    let _ = done.send(load(&conn, &code, &runs).map_err(|e| e.to_string()));
                 }
                 Op::Unfinished { done } => {
                     let _ = done.send(unfinished(&conn).map_err(|e| e.to_string()));
@@ -345,6 +541,9 @@ fn run(
                     let result = expire_waiting(&conn, cutoff_ms, code.as_deref())
                         .map_err(|e| e.to_string());
                     let _ = done.send(result);
+                }
+                Op::CountWaiting { done } => {
+                    let _ = done.send(count_waiting(&conn).map_err(|e| e.to_string()));
                 }
                 Op::Close { done } => close = Some(done),
             }
@@ -366,7 +565,8 @@ fn run(
         }
         if let Some(done) = close {
             drop(conn);
-            drop(lock);
+            drop(heartbeat);
+            drop(locks);
             let _ = done.send(());
             return;
         }
@@ -379,12 +579,15 @@ fn write_batch(conn: &mut Connection, saves: Vec<Op>) {
     if saves.is_empty() {
         return;
     }
-    let together = conn.transaction().and_then(|tx| {
-        for op in &saves {
-            write(&tx, op)?;
-        }
-        tx.commit()
-    });
+    let together = conn
+        .transaction()
+        .map_err(|e| e.to_string())
+        .and_then(|tx| {
+            for op in &saves {
+                write(&tx, op)?;
+            }
+            tx.commit().map_err(|e| e.to_string())
+        });
     if together.is_ok() {
         for op in saves {
             if let Op::Save { done, .. } = op {
@@ -396,15 +599,29 @@ fn write_batch(conn: &mut Connection, saves: Vec<Op>) {
     for op in saves {
         let result = conn
             .transaction()
-            .and_then(|tx| write(&tx, &op).and_then(|()| tx.commit()))
-            .map_err(|e| format!("storing the room failed: {e}"));
+            .map_err(|e| e.to_string())
+            .and_then(|tx| write(&tx, &op).and_then(|()| tx.commit().map_err(|e| e.to_string())))
+            .map_err(|e| {
+                if e.starts_with(PLY_TAKEN) {
+                    e
+                } else {
+                    format!("storing the room failed: {e}")
+                }
+            });
         if let Op::Save { done, .. } = op {
             let _ = done.send(result);
         }
     }
 }
 
-fn write(conn: &Connection, op: &Op) -> rusqlite::Result<()> {
+/// What a refused ply says: where, and which two moves.
+pub(crate) fn ply_taken(code: &str, game_no: u32, ply: u32, stored: &str, mv: &str) -> String {
+    format!(
+        "{PLY_TAKEN}: room {code}, game {game_no}, ply {ply} holds {stored}, not {mv} (is another server writing to this database?)"
+    )
+}
+
+fn write(conn: &Connection, op: &Op) -> Result<(), String> {
     let Op::Save {
         code,
         create,
@@ -423,18 +640,46 @@ fn write(conn: &Connection, op: &Op) -> rusqlite::Result<()> {
         "INSERT INTO rooms (code, finished, updated_ms, meta) VALUES (?1, ?2, ?3, ?4)
          ON CONFLICT(code) DO UPDATE SET finished = ?2, updated_ms = ?3, meta = ?4"
     };
-    conn.prepare_cached(sql)?
-        .execute(params![code, finished, now_ms() as i64, meta])?;
-    let mut insert = conn.prepare_cached(
-        "INSERT OR REPLACE INTO moves (room, game_no, ply, mv) VALUES (?1, ?2, ?3, ?4)",
-    )?;
+    let err = |e: rusqlite::Error| e.to_string();
+    conn.prepare_cached(sql)
+        .map_err(err)?
+        .execute(params![code, finished, now_ms() as i64, meta])
+        .map_err(err)?;
+    // A ply already stored is kept: the same move again changes nothing
+    // (counted as one change), another move changes nothing (0) and is
+    // refused.
+    let mut insert = conn
+        .prepare_cached(
+            "INSERT INTO moves (room, game_no, ply, mv) VALUES (?1, ?2, ?3, ?4)
+             ON CONFLICT (room, game_no, ply) DO UPDATE SET mv = excluded.mv
+             WHERE moves.mv = excluded.mv",
+        )
+        .map_err(err)?;
     for (ply, mv) in moves {
-        insert.execute(params![code, game_no, ply, mv])?;
+        if insert
+            .execute(params![code, game_no, ply, mv])
+            .map_err(err)?
+            == 0
+        {
+            let stored: String = conn
+                .query_row(
+                    "SELECT mv FROM moves WHERE room = ?1 AND game_no = ?2 AND ply = ?3",
+                    params![code, game_no, ply],
+                    |row| row.get(0),
+                )
+                .map_err(err)?;
+            return Err(ply_taken(code, *game_no, *ply, &stored, mv));
+        }
     }
     Ok(())
 }
 
-fn stored(conn: &Connection, code: String, meta: &str) -> rusqlite::Result<Option<Stored>> {
+fn stored(
+    conn: &Connection,
+    code: String,
+    meta: &str,
+    runs: &Runs,
+) -> rusqlite::Result<Option<Stored>> {
     let Ok(meta) = serde_json::from_str::<RoomMeta>(meta) else {
         eprintln!("server: room {code} has an unreadable record; skipped");
         return Ok(None);
@@ -444,16 +689,22 @@ fn stored(conn: &Connection, code: String, meta: &str) -> rusqlite::Result<Optio
     let moves = stmt
         .query_map(params![code, meta.game_no], |row| row.get::<_, String>(0))?
         .collect::<rusqlite::Result<Vec<String>>>()?;
-    Ok(Some(Stored { code, meta, moves }))
+    let ran_until_ms = runs.ran_until(meta.clock_saved_ms);
+    Ok(Some(Stored {
+        code,
+        meta,
+        moves,
+        ran_until_ms,
+    }))
 }
 
-fn load(conn: &Connection, code: &str) -> rusqlite::Result<Option<Stored>> {
+fn load(conn: &Connection, code: &str, runs: &Runs) -> rusqlite::Result<Option<Stored>> {
     let meta: Option<String> = conn
         .prepare_cached("SELECT meta FROM rooms WHERE code = ?1")?
         .query_row(params![code], |row| row.get(0))
         .optional()?;
     match meta {
-        Some(meta) => stored(conn, code.to_string(), &meta),
+        Some(meta) => stored(conn, code.to_string(), &meta, runs),
         None => Ok(None),
     }
 }
@@ -468,6 +719,14 @@ fn unfinished(conn: &Connection) -> rusqlite::Result<Vec<String>> {
 
 /// A room whose second seat is empty: waiting for the friend.
 const WAITING: &str = "json_extract(meta, '$.tokens[1]') IS NULL";
+
+fn count_waiting(conn: &Connection) -> rusqlite::Result<usize> {
+    conn.prepare_cached(&format!(
+        "SELECT count(*) FROM rooms WHERE finished = 0 AND {WAITING}"
+    ))?
+    .query_row([], |row| row.get::<_, i64>(0))
+    .map(|n| n as usize)
+}
 
 fn expire_waiting(
     conn: &Connection,
@@ -515,4 +774,27 @@ fn seal_tokens(conn: &Connection) -> rusqlite::Result<usize> {
     }
     tx.commit()?;
     Ok(n)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Runs;
+
+    #[test]
+    fn a_clock_runs_until_the_last_heartbeat_of_the_server_that_saved_it() {
+        // The server before beat last at 10,000; this one started at 15,000.
+        let runs = Runs {
+            started_ms: 15_000,
+            previous_alive_ms: Some(10_000),
+        };
+        assert_eq!(runs.ran_until(Some(9_000)), Some(10_000));
+        assert_eq!(runs.ran_until(Some(15_100)), None, "saved by this one");
+        assert_eq!(runs.ran_until(None), None, "no clock was running");
+        // No heartbeat known: nothing after the save is charged.
+        let unknown = Runs {
+            started_ms: 15_000,
+            previous_alive_ms: None,
+        };
+        assert_eq!(unknown.ran_until(Some(9_000)), Some(9_000));
+    }
 }

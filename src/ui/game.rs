@@ -13,21 +13,22 @@ use leptos::prelude::*;
 use super::ai::Ai;
 use super::board::BoardProps;
 use super::clock::{now_ms, ticker, ClockView};
+use super::games::game_title;
 use super::games::{describe_outcome, UiGame};
 use super::review::ReviewArgs;
 use super::screen::chips::ScoreChip;
 use super::screen::controls::{GameText, LocalControls};
-use super::screen::moves::{MoveList, MoveNav};
+use super::screen::moves::{LookBack, MoveList, MoveNav};
 use super::screen::result::{LocalPaused, LocalResult};
 use super::screen::status::{ThinkingLine, TurnLine};
 use super::share;
 use super::store::Settings;
-use super::words::{game_title, use_lang};
+use super::words::use_lang;
 use super::{notation, words::Text};
 use crate::ai::Level;
 use crate::client::local::LocalGame;
-pub use crate::client::local::Snapshot;
-use crate::client::moves::move_rows;
+pub use crate::client::local::SavePoint;
+use crate::client::moves::{move_rows, move_text, numbered};
 use crate::games::{Outcome, Record, Side};
 use crate::t;
 use play::Play;
@@ -81,7 +82,7 @@ pub fn GameScreen<G: UiGame>(
     /// Called after every change of the game, on pause and when the page is
     /// hidden (the app keeps the link and the saved game in step).
     #[prop(optional)]
-    on_change: Option<Callback<Snapshot<G>>>,
+    on_change: Option<Callback<SavePoint<G>>>,
     /// Called once when the game ends.
     #[prop(optional)]
     on_finish: Option<Callback<Outcome>>,
@@ -134,8 +135,33 @@ pub fn GameScreen<G: UiGame>(
     });
     let live = Signal::derive(move || viewing.get().is_none());
     let shown_ply = Signal::derive(move || game.with(|g| g.shown_ply()));
-    let total = Signal::derive(move || record.with(|r| r.moves().len()));
+    // The move list's rows: every move number on this screen comes from them.
+    let rows = Memo::new(move |_| record.with(move_rows));
+    let cells = Memo::new(move |_| rows.with(|r| numbered(r)));
     let step = Callback::new(move |to: Option<usize>| game.update(|g| g.view(to)));
+    // Looking back: which numbered move the board shows, as the list names it.
+    let lookback = Signal::derive(move || {
+        let ply = viewing.get()?;
+        let lang = lang.get();
+        if ply == 0 {
+            return Some(t!(lang, "lookback.start").to_string());
+        }
+        let m = cells.with(|c| c.iter().copied().find(|m| m.covers(ply)))?;
+        let text = record.with(|r| move_text(r, &m, ply));
+        let text = if text == "0000" {
+            t!(lang, "movelist.pass").to_string()
+        } else {
+            text
+        };
+        Some(t!(
+            lang,
+            "lookback.at",
+            n = m.number,
+            total = rows.with(|r| r.last().map_or(0, |r| r.number)),
+            side = G::side_name(lang, m.side),
+            move = text
+        ))
+    });
     let is_over = Signal::derive(move || over.get().is_some());
     let clock_active = Signal::derive(move || !paused.get() && !is_over.get());
     // The review's better move and the ply of the position it is for.
@@ -167,23 +193,30 @@ pub fn GameScreen<G: UiGame>(
                 Some(_) => format!("{} · ", t!(lang, "chip.you")),
                 None => String::new(),
             };
-            let detail = record.with(|r| r.position().chip_detail(lang, side));
+            let detail = shown.with(|r| r.position().chip_detail(lang, side));
             seat + &detail.unwrap_or_else(|| G::score_label(lang).to_string())
         };
         view! {
             <ScoreChip side=side side_class=G::side_class(side) side_name=G::side_name
                 bottom=Signal::derive(move || bottom.get() == side)
-                count=Signal::derive(move || record.with(|r| r.position().score(side)))
+                count=Signal::derive(move || shown.with(|r| r.position().score(side)))
                 count_label=G::score_label to_move=|l| t!(l, "chip.to_move")
-                turn=Signal::derive(move || clock_active.get() && record.with(|r| r.position().side_to_move()) == side)
+                turn=Signal::derive(move || {
+                    // Looking back: whose turn it was in the position shown.
+                    let active = if live.get() { clock_active.get() } else { true };
+                    active && shown.with(|r| r.position().side_to_move()) == side
+                })
                 label=Signal::derive(label)/>
         }
     };
+    // The status of the position shown: looking back, the earlier
+    // position's (whose turn it was), not the live game's pause or result.
     let status = Signal::derive(move || {
         let lang = lang.get();
-        record.with(|r| match over.get() {
+        let live = live.get();
+        shown.with(|r| match if live { over.get() } else { r.outcome() } {
             Some(o) => describe_outcome(lang, r.position(), o),
-            None if paused.get() => t!(lang, "status.paused").to_string(),
+            None if live && paused.get() => t!(lang, "status.paused").to_string(),
             None => r.position().prompt(lang).unwrap_or_else(|| {
                 t!(
                     lang,
@@ -238,7 +271,8 @@ pub fn GameScreen<G: UiGame>(
                 <ClockView clock=clock now=now active=clock_active over=is_over/>
             </TurnLine>
             <aside class="panel">
-                <ThinkingLine thinking=play.thinking line=play.engine_line/>
+                <ThinkingLine thinking=play.thinking line=play.engine_line
+                    side=Signal::derive(move || G::side_name(lang.get(), record.with(|r| r.position().side_to_move())).to_string())/>
                 <LocalControls on_new_game=on_new_game.unwrap_or(restart) paused=paused over=is_over
                     on_pause=Callback::new(move |()| play.toggle_pause())
                     can_undo=Signal::derive(move || game.with(|g| g.can_undo()))
@@ -252,8 +286,11 @@ pub fn GameScreen<G: UiGame>(
                     clock_secs=Signal::derive(move || game.with(|g| g.clock_secs()))
                     on_clock=Callback::new(move |secs| play.set_clock(secs))/>
                 <p class="notice" aria-live="polite" data-testid="notice">{move || notice.get().map(|n| n.get(lang.get()))}</p>
-                <MoveNav shown=shown_ply total=total live=live on_step=step/>
-                <MoveList rows=Memo::new(move |_| record.with(move_rows)) current=shown_ply
+                // Above the list and its arrows, where looking back starts.
+                <LookBack line=lookback on_live=Callback::new(move |()| step.run(None))/>
+                <MoveNav shown=shown_ply stops=Signal::derive(move || cells.with(|c| c.iter().map(|m| m.last_ply).collect::<Vec<_>>()))
+                    live=live on_step=step/>
+                <MoveList rows=rows current=shown_ply
                     aria=|l| t!(l, "movelist.aria") on_step=Callback::new(move |p| step.run(Some(p)))/>
                 {move || (is_over.get() && ai.is_some()).then(|| review.run(ReviewArgs {
                     record: record.into(),

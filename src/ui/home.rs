@@ -4,11 +4,13 @@
 use leptos::prelude::*;
 
 use super::games::{describe_outcome, UiGame};
+use super::games::{game_tagline, game_title};
+use super::page::{Nav, Page, Setup};
 use super::store::{self, SavedGame, Settings};
-use super::words::{game_tagline, game_title, level_name, use_lang, Problem};
-use super::{link, online, Nav, Page, Setup};
+use super::words::{level_name, use_lang, Problem};
+use super::{link, online};
 use crate::ai::Level;
-use crate::games::any::AnyRecord;
+use crate::client::online::link::OnlineLink;
 use crate::games::{GameKind, Outcome, Record, Side};
 use crate::i18n::Lang;
 use crate::{t, tn};
@@ -32,9 +34,7 @@ fn saved_result(lang: Lang, saved: &SavedGame, outcome: Outcome) -> String {
         describe_outcome(lang, r.position(), o)
     }
     match link::load_query(&saved.query) {
-        Ok(Some(AnyRecord::Ataxx(r))) => line(lang, &r, outcome),
-        Ok(Some(AnyRecord::Stones(r))) => line(lang, &r, outcome),
-        Ok(Some(AnyRecord::Mill(r))) => line(lang, &r, outcome),
+        Ok(Some(record)) => crate::with_record!(&record, G, r => line(lang, r, outcome)),
         _ => t!(lang, "home.in_progress").to_string(),
     }
 }
@@ -141,9 +141,9 @@ pub fn Home() -> impl IntoView {
             <p>{move || t!(lang.get(), "online.home_text")}</p>
             <div class="card-actions">
                 <button class="primary" data-testid="play-online"
-                    on:click=move |_| nav.go(Page::Online(online::OnlineLink::setup()))>{move || t!(lang.get(), "online.home_button")}</button>
+                    on:click=move |_| nav.go(Page::Online(OnlineLink::setup()))>{move || t!(lang.get(), "online.home_button")}</button>
             </div>
-            <online::ResumeList/>
+            <online::setup::ResumeList/>
         </section>
     };
 
@@ -160,7 +160,7 @@ pub fn Home() -> impl IntoView {
                 let title = tn!(
                     lang,
                     "home.recent_title",
-                    g.plies,
+                    saved_moves(&g),
                     game = game_title(lang, g.kind),
                     mode = saved_mode(lang, &g)
                 );
@@ -243,5 +243,15 @@ pub fn Home() -> impl IntoView {
             </section>
             {stats}
         </div>
+    }
+}
+
+/// How many moves a saved game has, as its move list numbers them (its
+/// rows: a Mill removal is part of its move), read from its link; the
+/// stored count of plies only if the link no longer reads.
+fn saved_moves(g: &SavedGame) -> usize {
+    match link::load_query(&g.query) {
+        Ok(Some(record)) => crate::client::moves::move_count_any(&record),
+        _ => g.plies,
     }
 }

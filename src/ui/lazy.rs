@@ -28,9 +28,9 @@ use leptos::prelude::*;
 
 use super::online::room::online_game;
 use super::online::socket::Driver;
-use super::online::OnlineLink;
+use super::page::Setup;
 use super::review::{review_view, ReviewArgs};
-use super::Setup;
+use crate::client::online::link::OnlineLink;
 use crate::games::any::Variant;
 use crate::games::ataxx::Ataxx;
 use crate::games::mill::Mill;
@@ -116,11 +116,7 @@ split!(extras, preload_extras_2: fn new_game(open: RwSignal<bool>) -> AnyView {
 split!(online, preload_online: fn online(parts: Parts, link: OnlineLink) -> AnyView {
     let game = Callback::new(move |(driver, spec): (Driver, Variant)| {
         let part = Part::online(spec.kind());
-        parts.view(part, move || match spec {
-            Variant::Ataxx(r) => call!(online_ataxx(driver, r)),
-            Variant::Stones(r) => call!(online_stones(driver, r)),
-            Variant::Mill(r) => call!(online_mill(driver, r)),
-        })
+        parts.view(part, move || online_game_view(driver, spec))
     });
     let setup = Callback::new(move |(driver, server): (Driver, String)| {
         parts.view(Part::Home, move || call!(lobby(driver, server)))
@@ -131,95 +127,133 @@ split!(online, preload_online: fn online(parts: Parts, link: OnlineLink) -> AnyV
 // In the home screen's part: both list your online games, and a room's
 // link needs neither.
 split!(home, preload_home_1: fn lobby(driver: Driver, server: String) -> AnyView {
-    view! { <super::online::SetupForm driver=driver server=server/> }.into_any()
+    view! { <super::online::setup::SetupForm driver=driver server=server/> }.into_any()
 });
 
-/// A finished game's review panel, of any game.
-enum AnyReview {
-    Ataxx(ReviewArgs<Ataxx>),
-    Stones(ReviewArgs<Stones>),
-    Mill(ReviewArgs<Mill>),
+/// The page's parts of each game, one row per game of the list
+/// ([`crate::for_each_game!`]; a game missing here is a compile error in the
+/// matches below): the chunk of its screen (the screen and its rules page)
+/// and the chunk of its online screen, each function with the loader that
+/// fetches its chunk. The names are written out because each is a wasm
+/// chunk's name, and `macro_rules!` cannot make identifiers.
+macro_rules! game_parts {
+    ($(
+        $Kind:ident: $G:ty => $chunk:ident($screen:ident, $preload:ident; $rules:ident, $preload_rules:ident),
+            $online_chunk:ident($online:ident, $preload_online:ident);
+    )*) => {
+        $(
+            split!($chunk, $preload: fn $screen(parts: Parts, setup: Setup, clock_secs: u32, new_game: RwSignal<bool>) -> AnyView {
+                let review = Callback::new(move |args: ReviewArgs<$G>| {
+                    parts.view(Part::Extras, move || call!(review(AnyReview::$Kind(args))))
+                });
+                super::screen::<$G>(&setup, clock_secs, new_game, review)
+            });
+
+            split!($chunk, $preload_rules: fn $rules() -> AnyView {
+                super::rules_page::rules_view::<$G>()
+            });
+
+            split!($online_chunk, $preload_online: fn $online(driver: Driver, rules: <$G as Game>::Rules) -> AnyView {
+                online_game::<$G>(driver, &rules)
+            });
+        )*
+
+        /// A finished game's review panel, of any game.
+        enum AnyReview {
+            $($Kind(ReviewArgs<$G>),)*
+        }
+
+        split!(extras, preload_extras_3: fn review(args: AnyReview) -> AnyView {
+            match args {
+                $(AnyReview::$Kind(args) => review_view(args),)*
+            }
+        });
+
+        /// An online game's screen, once its part is in.
+        fn online_game_view(driver: Driver, spec: Variant) -> AnyView {
+            match spec {
+                $(Variant::$Kind(r) => call!($online(driver, r)),)*
+            }
+        }
+
+        /// A game's rules page, once its part is in.
+        fn rules_view(kind: GameKind) -> AnyView {
+            match kind {
+                $(GameKind::$Kind => call!($rules()),)*
+            }
+        }
+
+        /// A game's screen, once its part is in.
+        fn game_view(parts: Parts, setup: Setup, clock_secs: u32, new_game: RwSignal<bool>) -> AnyView {
+            match setup.kind {
+                $(GameKind::$Kind => call!($screen(parts, setup, clock_secs, new_game)),)*
+            }
+        }
+
+        /// Fetches the chunk of a game's screen (`online`: of its online
+        /// screen).
+        #[cfg(stoneplay_split)]
+        async fn fetch_game(kind: GameKind, online: bool) -> Result<(), Unavailable> {
+            match (kind, online) {
+                // Each function keeps its own loader (see Part::fetch).
+                $(
+                    (GameKind::$Kind, false) => {
+                        $preload().await?;
+                        $preload_rules().await?;
+                    }
+                    (GameKind::$Kind, true) => $preload_online().await?,
+                )*
+            }
+            Ok(())
+        }
+    };
 }
 
-split!(extras, preload_extras_3: fn review(args: AnyReview) -> AnyView {
-    match args {
-        AnyReview::Ataxx(args) => review_view(args),
-        AnyReview::Stones(args) => review_view(args),
-        AnyReview::Mill(args) => review_view(args),
-    }
-});
+game_parts! {
+    Ataxx: Ataxx => game_ataxx(ataxx, preload_ataxx; ataxx_rules, preload_ataxx_rules),
+        online_ataxx(online_ataxx, preload_online_ataxx);
+    Stones: Stones => game_stones(stones, preload_stones; stones_rules, preload_stones_rules),
+        online_stones(online_stones, preload_online_stones);
+    Mill: Mill => game_mill(mill, preload_mill; mill_rules, preload_mill_rules),
+        online_mill(online_mill, preload_online_mill);
+}
 
-split!(game_ataxx, preload_ataxx: fn ataxx(parts: Parts, setup: Setup, clock_secs: u32, new_game: RwSignal<bool>) -> AnyView {
-    let review = Callback::new(move |args| parts.view(Part::Extras, move || call!(review(AnyReview::Ataxx(args)))));
-    super::screen::<Ataxx>(&setup, clock_secs, new_game, review)
-});
-
-split!(game_ataxx, preload_ataxx_rules: fn ataxx_rules() -> AnyView {
-    super::rules_page::rules_view::<Ataxx>()
-});
-
-split!(online_ataxx, preload_online_ataxx: fn online_ataxx(driver: Driver, rules: <Ataxx as Game>::Rules) -> AnyView {
-    online_game::<Ataxx>(driver, &rules)
-});
-
-split!(game_stones, preload_stones: fn stones(parts: Parts, setup: Setup, clock_secs: u32, new_game: RwSignal<bool>) -> AnyView {
-    let review = Callback::new(move |args| parts.view(Part::Extras, move || call!(review(AnyReview::Stones(args)))));
-    super::screen::<Stones>(&setup, clock_secs, new_game, review)
-});
-
-split!(game_stones, preload_stones_rules: fn stones_rules() -> AnyView {
-    super::rules_page::rules_view::<Stones>()
-});
-
-split!(online_stones, preload_online_stones: fn online_stones(driver: Driver, rules: <Stones as Game>::Rules) -> AnyView {
-    online_game::<Stones>(driver, &rules)
-});
-
-split!(game_mill, preload_mill: fn mill(parts: Parts, setup: Setup, clock_secs: u32, new_game: RwSignal<bool>) -> AnyView {
-    let review = Callback::new(move |args| parts.view(Part::Extras, move || call!(review(AnyReview::Mill(args)))));
-    super::screen::<Mill>(&setup, clock_secs, new_game, review)
-});
-
-split!(game_mill, preload_mill_rules: fn mill_rules() -> AnyView {
-    super::rules_page::rules_view::<Mill>()
-});
-
-split!(online_mill, preload_online_mill: fn online_mill(driver: Driver, rules: <Mill as Game>::Rules) -> AnyView {
-    online_game::<Mill>(driver, &rules)
-});
-
-/// The parts, one chunk each.
+/// The parts, one chunk each: three for every game and one per game of
+/// the list for its screen and for its online screen.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Part {
     Home,
     Extras,
     Online,
-    Ataxx,
-    Stones,
-    Mill,
+    /// A game's screen (with its rules page).
+    Game(GameKind),
     /// An online game's screen, one part per game: the online part itself
     /// is the lobby, the seats and the connection.
-    OnlineAtaxx,
-    OnlineStones,
-    OnlineMill,
+    OnlineGame(GameKind),
 }
+
+/// How many parts there are.
+const PARTS: usize = 3 + 2 * GameKind::ALL.len();
 
 impl Part {
     /// The part that draws a game's screen.
     pub fn game(kind: GameKind) -> Part {
-        match kind {
-            GameKind::Ataxx => Part::Ataxx,
-            GameKind::Stones => Part::Stones,
-            GameKind::Mill => Part::Mill,
-        }
+        Part::Game(kind)
     }
 
     /// The part that draws an online game's screen.
     pub fn online(kind: GameKind) -> Part {
-        match kind {
-            GameKind::Ataxx => Part::OnlineAtaxx,
-            GameKind::Stones => Part::OnlineStones,
-            GameKind::Mill => Part::OnlineMill,
+        Part::OnlineGame(kind)
+    }
+
+    /// The part's place in [`Parts`].
+    fn index(self) -> usize {
+        match self {
+            Part::Home => 0,
+            Part::Extras => 1,
+            Part::Online => 2,
+            Part::Game(kind) => 3 + kind as usize,
+            Part::OnlineGame(kind) => 3 + GameKind::ALL.len() + kind as usize,
         }
     }
 
@@ -241,21 +275,8 @@ impl Part {
                 preload_extras_3().await?;
             }
             Part::Online => preload_online().await?,
-            Part::Ataxx => {
-                preload_ataxx().await?;
-                preload_ataxx_rules().await?;
-            }
-            Part::Stones => {
-                preload_stones().await?;
-                preload_stones_rules().await?;
-            }
-            Part::Mill => {
-                preload_mill().await?;
-                preload_mill_rules().await?;
-            }
-            Part::OnlineAtaxx => preload_online_ataxx().await?,
-            Part::OnlineStones => preload_online_stones().await?,
-            Part::OnlineMill => preload_online_mill().await?,
+            Part::Game(kind) => fetch_game(kind, false).await?,
+            Part::OnlineGame(kind) => fetch_game(kind, true).await?,
         }
         Ok(())
     }
@@ -264,7 +285,7 @@ impl Part {
 /// Where each part's chunk is: one signal per part, so that a page is
 /// drawn again only when its own part arrives. The app holds one.
 #[derive(Clone, Copy)]
-pub struct Parts([RwSignal<State>; 9]);
+pub struct Parts([RwSignal<State>; PARTS]);
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum State {
@@ -289,7 +310,7 @@ impl Parts {
     /// Where `part`'s code is (tracked); starts fetching it if it is
     /// missing.
     fn state(self, part: Part) -> State {
-        let state = self.0[part as usize].get();
+        let state = self.0[part.index()].get();
         if state == State::Missing {
             self.fetch(part);
             return State::Loading;
@@ -299,7 +320,7 @@ impl Parts {
 
     /// Fetches `part` in the background; the signal says when it is in.
     fn fetch(self, part: Part) {
-        let state = self.0[part as usize];
+        let state = self.0[part.index()];
         state.set(State::Loading);
         #[cfg(stoneplay_split)]
         leptos::task::spawn_local(async move {
@@ -337,11 +358,7 @@ impl Parts {
 
     /// A game's rules page (in the game's part).
     pub fn rules(self, kind: GameKind) -> AnyView {
-        self.view(Part::game(kind), move || match kind {
-            GameKind::Ataxx => call!(ataxx_rules()),
-            GameKind::Stones => call!(stones_rules()),
-            GameKind::Mill => call!(mill_rules()),
-        })
+        self.view(Part::game(kind), move || rules_view(kind))
     }
 
     /// The search benchmark.
@@ -367,10 +384,8 @@ impl Parts {
     /// A game's screen.
     pub fn game(self, setup: Setup, clock_secs: u32, new_game: RwSignal<bool>) -> AnyView {
         let kind = setup.kind;
-        self.view(Part::game(kind), move || match kind {
-            GameKind::Ataxx => call!(ataxx(self, setup, clock_secs, new_game)),
-            GameKind::Stones => call!(stones(self, setup, clock_secs, new_game)),
-            GameKind::Mill => call!(mill(self, setup, clock_secs, new_game)),
+        self.view(Part::game(kind), move || {
+            game_view(self, setup, clock_secs, new_game)
         })
     }
 }

@@ -12,13 +12,12 @@
 
 use super::game::Opponent;
 use super::games::{GameKind, UiGame};
-use super::words::Problem;
+use super::words::{position_why, Problem};
 use crate::ai::Level;
+use crate::client::moves::record_from_moves;
 use crate::games::any::AnyRecord;
-use crate::games::ataxx::Ataxx;
 use crate::games::mill::{Mill, MillRules};
-use crate::games::stones::Stones;
-use crate::games::{Record, Side};
+use crate::games::{Mode, Record, Side};
 
 /// The link of a new game of `kind`: against `opponent` if any, under
 /// the default rules except Mill's, which are `mill_rules` (a game against
@@ -83,20 +82,20 @@ pub fn param<'a>(params: &'a [(String, String)], key: &str) -> Option<&'a str> {
 /// The game of type `G` that parsed link parameters describe.
 pub fn load<G: UiGame>(params: &[(String, String)]) -> Result<Record<G>, Problem> {
     let rules = G::rules_from_query(params)?;
-    // A game against the computer always uses the single-player rules.
+    // A game against the computer always uses its preset for that mode
+    // (games::Mode, Game::rules_for).
     let rules = if param(params, "vs").is_some() {
-        G::vs_computer_rules(&rules)
+        G::rules_for(Mode::Computer, &rules)
     } else {
         rules
     };
     let start = match param(params, "pos") {
-        Some(text) => {
-            G::from_text(text, &rules).map_err(|_| Problem::BadPosition(text.to_string()))?
-        }
+        Some(text) => G::from_text(text, &rules)
+            .map_err(|e| Problem::BadPosition(text.to_string(), position_why(e)))?,
         None => G::start(&rules),
     };
     let moves = param(params, "moves").unwrap_or("");
-    Ok(Record::from_moves(
+    Ok(record_from_moves(
         start,
         moves.split('.').filter(|m| !m.is_empty()),
     )?)
@@ -129,11 +128,9 @@ pub fn load_query(query: &str) -> Result<Option<AnyRecord>, Problem> {
         return Ok(None);
     };
     let kind = GameKind::from_slug(slug).ok_or_else(|| Problem::UnknownGame(slug.to_string()))?;
-    Ok(Some(match kind {
-        GameKind::Ataxx => load::<Ataxx>(&params)?.into(),
-        GameKind::Stones => load::<Stones>(&params)?.into(),
-        GameKind::Mill => load::<Mill>(&params)?.into(),
-    }))
+    Ok(Some(
+        crate::with_game!(kind, G => load::<G>(&params)?.into()),
+    ))
 }
 
 /// The query string that reopens `record` (two players).

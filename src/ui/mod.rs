@@ -5,6 +5,7 @@
 //! every move), online play (`?online`, `?online=ROOM`, `?watch=ROOM`: see
 //! [`online`]) and the search benchmark (`?bench`).
 
+pub mod address;
 pub mod ai;
 pub mod bench;
 pub mod board;
@@ -18,6 +19,8 @@ pub mod mill_rules;
 pub mod new_game;
 pub mod notation;
 pub mod online;
+pub mod page;
+pub mod picker;
 pub mod review;
 pub mod rules_page;
 pub mod screen;
@@ -32,145 +35,11 @@ use leptos::prelude::*;
 use crate::games::GameKind;
 use crate::i18n::Lang;
 use crate::t;
-use game::{BoardCover, GameScreen, Opponent, Resume, Snapshot};
+use game::{BoardCover, GameScreen, SavePoint};
 use games::UiGame;
-use store::Settings;
-use words::{game_tagline, game_title, Problem};
-
-/// A game to show: which game, the link that describes it (its rules,
-/// start and moves: see [`link`]), the computer's seat, its id in the
-/// saved games, and what a saved game comes back with. The link is read
-/// into a record by the game's own screen, so that the page's first module
-/// carries no game's rules (see [`lazy`]); a malformed one is reported from
-/// there.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Setup {
-    pub kind: GameKind,
-    pub query: String,
-    pub opponent: Option<Opponent>,
-    pub id: u32,
-    pub resume: Option<Resume>,
-}
-
-/// Where the app is.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Page {
-    Home,
-    Rules(GameKind),
-    Play(Setup),
-    Online(online::OnlineLink),
-    Bench,
-}
-
-/// A random id for a new saved game.
-fn new_id() -> u32 {
-    let mut b = [0u8; 4];
-    let _ = getrandom::fill(&mut b);
-    u32::from_le_bytes(b)
-}
-
-/// A new game of `kind` as the settings say (mode, level, side, Mill rules).
-pub fn new_setup(kind: GameKind, settings: &Settings) -> Setup {
-    let opponent = settings.vs_computer.then_some(Opponent {
-        side: settings.human_side.opponent(),
-        level: settings.level,
-    });
-    Setup {
-        kind,
-        query: link::fresh_query(kind, opponent, &settings.mill_rules),
-        opponent,
-        id: new_id(),
-        resume: None,
-    }
-}
-
-/// The game a link opens: `Ok(None)` when it names no game, the problem
-/// when its game or opponent is malformed (the rest of it is read by the
-/// game's screen). A saved game's link reopens it: same id, paused with
-/// the time that was left, or finished as it ended.
-fn setup_for(query: &str) -> Result<Option<Setup>, Problem> {
-    let params = link::parse_query(query)?;
-    let Some(slug) = link::param(&params, "game") else {
-        return Ok(None);
-    };
-    let kind = GameKind::from_slug(slug).ok_or_else(|| Problem::UnknownGame(slug.to_string()))?;
-    let opponent = link::opponent(&params)?;
-    let saved = store::saved_games().into_iter().find(|g| g.query == query);
-    Ok(Some(Setup {
-        kind,
-        query: query.to_string(),
-        opponent,
-        id: saved.as_ref().map_or_else(new_id, |g| g.id),
-        resume: saved.map(|g| Resume {
-            left_ms: g.clock_left_ms,
-            outcome: g.outcome,
-        }),
-    }))
-}
-
-/// The page a query string asks for; an error names what is wrong in a link.
-fn page_for(query: &str) -> Result<Page, Problem> {
-    let params = link::parse_query(query)?;
-    if params.iter().any(|(k, _)| k == "bench") {
-        return Ok(Page::Bench);
-    }
-    if let Some(link) = online::OnlineLink::from_params(&params)? {
-        return Ok(Page::Online(link));
-    }
-    if let Some((_, slug)) = params
-        .iter()
-        .find(|(k, _)| k == "rules" && !params.iter().any(|(k, _)| k == "game"))
-    {
-        return GameKind::from_slug(slug)
-            .map(Page::Rules)
-            .ok_or_else(|| Problem::NoRulesPage(slug.to_string()));
-    }
-    Ok(setup_for(query)?.map_or(Page::Home, Page::Play))
-}
-
-fn location_query() -> String {
-    web_sys::window()
-        .and_then(|w| w.location().search().ok())
-        .unwrap_or_default()
-}
-
-/// The link of a page (games keep their own link in step as they go).
-fn query_of(page: &Page) -> String {
-    match page {
-        Page::Home => String::new(),
-        Page::Rules(k) => format!("?rules={}", k.slug()),
-        Page::Bench => "?bench".to_string(),
-        Page::Online(link) => link.query(),
-        Page::Play(s) => s.query.clone(),
-    }
-}
-
-/// Shared navigation: shows `page` and adds it to the browser history.
-#[derive(Clone, Copy)]
-pub struct Nav(RwSignal<Page>);
-
-impl Nav {
-    /// Goes to `page`.
-    pub fn go(&self, page: Page) {
-        if let Some(w) = web_sys::window() {
-            let path = w.location().pathname().unwrap_or_default();
-            if let Ok(h) = w.history() {
-                let _ = h.push_state_with_url(
-                    &wasm_bindgen::JsValue::NULL,
-                    "",
-                    Some(&format!("{path}{}", query_of(&page))),
-                );
-            }
-        }
-        self.0.set(page);
-    }
-
-    /// Starts a new game of `kind` as the settings say.
-    pub fn new_game(&self, kind: GameKind) {
-        let settings = expect_context::<RwSignal<Settings>>().get_untracked();
-        self.go(Page::Play(new_setup(kind, &settings)));
-    }
-}
+use games::{game_tagline, game_title};
+use page::{location_query, new_id, page_for, Nav, Page, Setup};
+use words::Problem;
 
 /// The game screen for one game type, keeping the link and the saved game
 /// in step and counting results against the computer. A link whose game
@@ -185,7 +54,7 @@ fn screen<G: UiGame>(
     let record = match link::parse_query(&setup.query).and_then(|p| link::load::<G>(&p)) {
         Ok(record) => record,
         Err(problem) => {
-            let LinkError(error) = expect_context();
+            let LinkBanner(error) = expect_context();
             let nav = expect_context::<Nav>();
             // Not while the page is being drawn.
             request_animation_frame(move || {
@@ -203,7 +72,7 @@ fn screen<G: UiGame>(
     // Called at once when the screen opens too: a new game's link, which
     // names only what the settings chose, becomes the link as the game
     // writes it.
-    let on_change = Callback::new(move |snap: Snapshot<G>| {
+    let on_change = Callback::new(move |snap: SavePoint<G>| {
         link::reflect(&snap.record, opponent);
         // A game only opened, with nothing played yet, is not a recent game.
         if !snap.keep {
@@ -242,7 +111,7 @@ fn screen<G: UiGame>(
 
 /// What is wrong with the page's link, shown in a banner until dismissed.
 #[derive(Clone, Copy)]
-struct LinkError(RwSignal<Option<Problem>>);
+struct LinkBanner(RwSignal<Option<Problem>>);
 
 /// The whole app.
 #[component]
@@ -257,13 +126,19 @@ pub fn App() -> impl IntoView {
 
     let (first, link_error) = match page_for(&location_query()) {
         Ok(p) => (p, None),
-        Err(e) => (Page::Home, Some(e)),
+        Err(e) => {
+            // The banner says what was wrong; the address no longer holds
+            // it, so a reload starts afresh instead of showing the error
+            // again (issue 36).
+            page::replace_query("");
+            (Page::Home, Some(e))
+        }
     };
     let page = RwSignal::new(first);
     let nav = Nav(page);
     provide_context(nav);
     let error = RwSignal::new(link_error);
-    provide_context(LinkError(error));
+    provide_context(LinkBanner(error));
     let show_settings = RwSignal::new(false);
     let show_new_game = RwSignal::new(false);
     // A local game's clock stops while a panel or dialog is over the board.
@@ -368,6 +243,7 @@ pub fn App() -> impl IntoView {
         {move || error.get().map(|e| view! {
             <div class="banner error" role="alert" data-testid="link-error">
                 <span>{move || t!(lang.get(), "link.error", problem = e.describe(lang.get()))}</span>
+                <button data-testid="start-afresh" on:click=move |_| { error.set(None); nav.go(Page::Home) }>{move || t!(lang.get(), "link.start_afresh")}</button>
                 <button on:click=move |_| error.set(None) aria-label=move || t!(lang.get(), "common.dismiss")>"✕"</button>
             </div>
         })}

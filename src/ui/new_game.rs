@@ -5,26 +5,18 @@
 use leptos::prelude::*;
 
 use super::games::UiGame;
+use super::page::{Nav, Page};
+use super::picker::GamePicker;
 use super::screen::controls::clock_options;
 use super::store::Settings;
-use super::words::{game_title, level_name, use_lang};
-use super::{link, mill_rules, online, Nav, Page};
+use super::words::{level_name, use_lang};
+use super::{link, mill_rules};
 use crate::ai::Level;
-use crate::games::ataxx::Ataxx;
+use crate::client::ending::side_name;
+use crate::client::online::link::OnlineLink;
 use crate::games::mill::{Mill, MillRules};
-use crate::games::stones::Stones;
 use crate::games::{GameKind, Side};
-use crate::i18n::Lang;
 use crate::t;
-
-/// The players' names of a game ("X", "White").
-fn side_name(kind: GameKind, lang: Lang, side: Side) -> &'static str {
-    match kind {
-        GameKind::Ataxx => <Ataxx as UiGame>::side_name(lang, side),
-        GameKind::Stones => <Stones as UiGame>::side_name(lang, side),
-        GameKind::Mill => <Mill as UiGame>::side_name(lang, side),
-    }
-}
 
 /// The dialog's choices, starting from the game on screen (or the settings).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -103,7 +95,7 @@ pub fn NewGameDialog(open: RwSignal<bool>) -> impl IntoView {
             close();
             if c.mode == "online" {
                 settings.update(|s| s.online_game = c.kind);
-                nav.go(Page::Online(online::OnlineLink::setup()));
+                nav.go(Page::Online(OnlineLink::setup()));
                 return;
             }
             settings.update(|s| {
@@ -117,24 +109,11 @@ pub fn NewGameDialog(open: RwSignal<bool>) -> impl IntoView {
             });
             nav.new_game(c.kind);
         };
-        let kinds = GameKind::ALL
-            .into_iter()
-            .map(|k| {
-                view! {
-                    <label class="choice">
-                        <input type="radio" name="new-game-kind" data-testid=format!("new-kind-{}", k.slug())
-                            checked=start.kind == k
-                            on:change=move |_| pick(&move |c| c.kind = k)/>
-                        {move || game_title(lang.get(), k)}
-                    </label>
-                }
-            })
-            .collect_view();
         view! {
-            <fieldset class="choices">
-                <legend>{move || t!(lang.get(), "newgame.game")}</legend>
-                {kinds}
-            </fieldset>
+            <GamePicker name="new-game-kind" testid="new-kind"
+                legend=Signal::derive(move || t!(lang.get(), "newgame.game"))
+                chosen=Signal::derive(kind)
+                on_pick=Callback::new(move |k| pick(&move |c| c.kind = k))/>
             <div class="setup-bar">
                 <label>
                     {move || t!(lang.get(), "mode.label")}" "
@@ -173,10 +152,10 @@ pub fn NewGameDialog(open: RwSignal<bool>) -> impl IntoView {
                             pick(&move |c| c.human = side)
                         }>
                         <option value="first" selected=start.human == Side::First>
-                            {move || t!(lang.get(), "mode.side_first", side = side_name(kind(), lang.get(), Side::First))}
+                            {move || t!(lang.get(), "mode.side_first", side = side_name(lang.get(), kind(), Side::First))}
                         </option>
                         <option value="second" selected=start.human == Side::Second>
-                            {move || t!(lang.get(), "mode.side_second", side = side_name(kind(), lang.get(), Side::Second))}
+                            {move || t!(lang.get(), "mode.side_second", side = side_name(lang.get(), kind(), Side::Second))}
                         </option>
                     </select>
                 </label>

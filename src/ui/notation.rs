@@ -10,7 +10,8 @@
 //! Mill accepts Sanmill's move lists (`a1-a4xd7`, or `xd7` on its own).
 
 use super::games::UiGame;
-use super::words::Problem;
+use super::words::{position_why, Problem};
+use crate::client::moves::{move_rows, record_from_moves};
 use crate::games::Record;
 
 /// The text of a game.
@@ -20,28 +21,17 @@ pub fn export<G: UiGame>(record: &Record<G>) -> String {
     if *start != G::start(start.rules()) {
         out.push_str(&format!("[Start \"{}\"]\n", start.to_text()));
     }
-    let mut pos = start.clone();
+    // Numbered as the move list numbers them (one function for both).
     let mut line = String::new();
-    let mut number = 0;
-    let mut prev = None;
-    for &mv in record.moves() {
-        let side = pos.side_to_move();
-        if prev == Some(side) {
-            // A second action of the same turn (Mill's removal) joins its move.
-            line.push_str(&mv.to_string());
-        } else {
-            if side == crate::games::Side::First || number == 0 {
-                number += 1;
-                line.push_str(&format!(" {number}."));
-                if side != crate::games::Side::First {
-                    line.push_str("..");
-                }
-            }
-            line.push(' ');
-            line.push_str(&mv.to_string());
+    for row in move_rows(record) {
+        line.push_str(&format!(" {}.", row.number));
+        match row.first {
+            Some(c) => line.push_str(&format!(" {}", c.text)),
+            None => line.push_str(".."),
         }
-        prev = Some(side);
-        pos.play_unchecked(mv);
+        if let Some(c) = row.second {
+            line.push_str(&format!(" {}", c.text));
+        }
     }
     out.push_str(line.trim());
     out.push('\n');
@@ -90,8 +80,10 @@ pub fn import<G: UiGame>(text: &str, rules: &G::Rules) -> Result<Record<G>, Prob
         }
     }
     let pos = match start {
-        Some(text) => G::from_text(&text, rules).map_err(|_| Problem::BadPosition(text))?,
+        Some(text) => {
+            G::from_text(&text, rules).map_err(|e| Problem::BadPosition(text, position_why(e)))?
+        }
         None => G::start(rules),
     };
-    Ok(Record::from_moves(pos, moves)?)
+    Ok(record_from_moves(pos, moves)?)
 }

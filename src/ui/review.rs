@@ -1,7 +1,7 @@
 //! Review after a game: the computer evaluates every position (in the
 //! worker, one after another), the evaluation is drawn as a graph from the
 //! first player's side (a score axis in pieces with its 0 line, a move
-//! axis with move numbers), and the moves where it dropped most for
+//! axis with the move list's numbers), and the moves where it dropped most for
 //! the player who made them are marked. Clicking the graph shows that
 //! position; clicking a marked move shows the position before it with the
 //! move the computer preferred drawn on the board and named below it.
@@ -15,6 +15,7 @@ use super::ai::Ai;
 use super::games::UiGame;
 use super::words::use_lang;
 use crate::ai::Level;
+use crate::client::moves::{move_count, move_of_ply, move_rows, ply_after_move};
 use crate::client::review::{move_ticks, pieces_label, score_axis, worst_moves, Analysis, CLAMP};
 use crate::client::score::format_score;
 use crate::games::{Record, Side};
@@ -79,6 +80,13 @@ pub fn Review<G: UiGame>(
         .map(|ply| game.position_at(ply).side_to_move())
         .collect();
     let movers = StoredValue::new(movers);
+    // The graph's move axis is labelled with the move list's numbers.
+    let rows = move_rows(&game);
+    let ticks: Vec<(usize, usize)> = move_ticks(move_count(&game), MOVE_LABELS)
+        .into_iter()
+        .filter_map(|n| Some((n, ply_after_move(&rows, n)?)))
+        .collect();
+    let ticks = StoredValue::new(ticks);
     let game = StoredValue::new(game);
 
     let start = move |_| {
@@ -110,7 +118,7 @@ pub fn Review<G: UiGame>(
                 </button>
             </div>
             <Show when=move || !analysis.with(Analysis::is_empty)>
-                <ReviewChart evals=evals movers=movers total=total viewing=viewing on_view=on_view/>
+                <ReviewChart evals=evals movers=movers total=total ticks=ticks viewing=viewing on_view=on_view/>
                 <MistakeList game=game analysis=analysis evals=evals movers=movers chosen=chosen
                     viewing=viewing on_view=on_view on_mark=on_mark/>
             </Show>
@@ -193,6 +201,8 @@ fn ReviewChart(
     evals: Memo<Vec<i32>>,
     movers: StoredValue<Vec<Side>>,
     total: usize,
+    /// The move numbers labelled, each with the ply after that move.
+    ticks: StoredValue<Vec<(usize, usize)>>,
     viewing: Signal<Option<usize>>,
     on_view: Callback<Option<usize>>,
 ) -> impl IntoView {
@@ -201,7 +211,6 @@ fn ReviewChart(
     let x_at = move |ply: usize| x_of(ply, total);
     // The score axis follows the scores so far (1, 2, 5 or 10 pieces).
     let axis = Memo::new(move |_| evals.with(|e| score_axis(e)));
-    let ticks = StoredValue::new(move_ticks(total, MOVE_LABELS));
     let graph = move || {
         let e = evals.get();
         let (range, scores) = axis.get();
@@ -232,8 +241,8 @@ fn ReviewChart(
             .collect_view();
         let columns = ticks.with_value(|t| {
             t.iter()
-                .map(|&n| {
-                    let x = x_at(n);
+                .map(|&(_, ply)| {
+                    let x = x_at(ply);
                     view! { <line class="review-grid" x1=x y1="0" x2=x y2=h/> }
                 })
                 .collect_view()
@@ -262,8 +271,8 @@ fn ReviewChart(
     let move_labels = move || {
         ticks.with_value(|t| {
             t.iter()
-                .map(|&n| {
-                    let left = x_at(n) / w * 100.0;
+                .map(|&(n, ply)| {
+                    let left = x_at(ply) / w * 100.0;
                     view! { <span style=format!("left: {left:.2}%")>{n}</span> }
                 })
                 .collect_view()
@@ -332,15 +341,16 @@ fn MistakeList<G: UiGame>(
         let text = analysis.with(|a| {
             game.with_value(|g| {
                 let played = g.moves()[ply - 1];
+                let n = move_of_ply(g, ply).map_or(ply, |m| m.number);
                 match a.better_move(g, ply) {
                     Some(better) => t!(
                         lang,
                         "review.better",
-                        n = ply,
+                        n = n,
                         better = better,
                         move = played
                     ),
-                    None => t!(lang, "review.no_better", n = ply, move = played),
+                    None => t!(lang, "review.no_better", n = n, move = played),
                 }
             })
         });
@@ -358,13 +368,18 @@ fn MistakeList<G: UiGame>(
                 .iter()
                 .map(|&(ply, drop)| {
                     let mv = g.moves()[ply - 1];
-                    let who = G::side_name(lang, g.position_at(ply - 1).side_to_move());
+                    // Named as the move list names it: its row and side.
+                    let (n, side) = move_of_ply(g, ply)
+                        .map_or((ply, g.position_at(ply - 1).side_to_move()), |m| {
+                            (m.number, m.side)
+                        });
+                    let who = G::side_name(lang, side);
                     (
                         ply,
                         t!(
                             lang,
                             "review.mistake",
-                            n = ply,
+                            n = n,
                             side = who,
                             move = mv,
                             score = format_score(lang, -drop)

@@ -8,9 +8,10 @@
 use leptos::prelude::*;
 
 use super::board::BoardProps;
+use super::games::game_title;
 use super::games::UiGame;
-use super::words::{game_title, use_lang};
-use super::Nav;
+use super::page::Nav;
+use super::words::use_lang;
 use crate::client::diagram::{find, Diagram};
 use crate::i18n::{lookup, rules_sections, Lang};
 use crate::t;

@@ -6,7 +6,7 @@
 use leptos::prelude::*;
 use wasm_bindgen::prelude::*;
 
-use super::online;
+use super::address::server_for;
 use super::screen::controls::clock_options;
 use super::store::{self, Settings, Theme};
 use super::words::{use_lang, Text};
@@ -236,7 +236,11 @@ pub fn SettingsPanel(on_close: Callback<()>) -> impl IntoView {
             {toggle(|l| t!(l, "settings.flip"), "set-flip", |s| s.flip_board, |s, v| s.flip_board = v)}
             <OnlineServerSetting/>
             <p class="muted">{move || t!(lang.get(), "settings.note")}</p>
-            <button class="primary" data-testid="close-settings" on:click=move |_| on_close.run(())>{move || t!(lang.get(), "settings.done")}</button>
+            // A footer that stays in view while the panel scrolls: Done is
+            // reachable on a 360×740 phone without scrolling (issue 36).
+            <div class="settings-footer">
+                <button class="primary" data-testid="close-settings" on:click=move |_| on_close.run(())>{move || t!(lang.get(), "settings.done")}</button>
+            </div>
         </div>
     }
 }
@@ -249,7 +253,7 @@ fn OnlineServerSetting() -> impl IntoView {
     let lang = use_lang();
     // Whether the last entry was saved, and how to word it.
     let message = RwSignal::new(None::<(bool, Text)>);
-    let default = online::server_for(None, "");
+    let default = server_for(None, "");
     let save = move |ev: leptos::ev::Event| {
         let text = event_target_value(&ev);
         if text.trim().is_empty() {

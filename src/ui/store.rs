@@ -139,7 +139,8 @@ pub struct SavedGame {
     pub kind: GameKind,
     /// Milliseconds left on the move clock of the side to move.
     pub clock_left_ms: Option<f64>,
-    /// Moves played.
+    /// Plies played (every action, a Mill removal too). The recent list
+    /// shows the count the move list numbers, read from `query`.
     pub plies: usize,
     /// How the game ended, once it is over (a timeout is not in the link).
     pub outcome: Option<Outcome>,

@@ -9,9 +9,10 @@ use leptos::prelude::*;
 
 use crate::ai::Level;
 use crate::client::online::link::LinkError;
+use crate::games::ataxx::NoMoveRule;
 use crate::games::mill::Preset;
-use crate::games::{GameError, GameKind, MoveListError};
-use crate::i18n::{text, Lang};
+use crate::games::{GameError, Illegal, MoveListError, PositionError, PositionKind};
+use crate::i18n::{fill, lookup, text, Lang};
 use crate::{key, t};
 
 /// The page's language, from context (English where there is none, e.g. a
@@ -40,24 +41,6 @@ impl Text {
 impl std::fmt::Debug for Text {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "Text({:?})", self.get(Lang::En))
-    }
-}
-
-/// A game's name.
-pub fn game_title(lang: Lang, kind: GameKind) -> &'static str {
-    match kind {
-        GameKind::Ataxx => t!(lang, "game.ataxx.title"),
-        GameKind::Stones => t!(lang, "game.stones.title"),
-        GameKind::Mill => t!(lang, "game.mill.title"),
-    }
-}
-
-/// A game's one-line description.
-pub fn game_tagline(lang: Lang, kind: GameKind) -> &'static str {
-    match kind {
-        GameKind::Ataxx => t!(lang, "game.ataxx.tagline"),
-        GameKind::Stones => t!(lang, "game.stones.tagline"),
-        GameKind::Mill => t!(lang, "game.mill.tagline"),
     }
 }
 
@@ -104,6 +87,10 @@ pub enum Problem {
     UnknownSide(String),
     /// Territory Duel's `nomove=` value.
     UnknownNoMoveRule(String),
+    /// A `nomove=` rule the link's mode does not play: `Lose` without
+    /// `vs=` (two players pass), `Pass` with it (the computer's games use
+    /// the lose rule).
+    NoMoveRuleNotForMode(NoMoveRule),
     /// A Mill preset name that does not exist.
     UnknownMillRules(String),
     /// A Mill option whose value is unreadable or not allowed.
@@ -113,8 +100,9 @@ pub enum Problem {
     },
     /// Mill options that do not make a playable game together.
     MillRules,
-    /// A start position that could not be read.
-    BadPosition(String),
+    /// A start position that could not be read, and why (when the
+    /// position text itself was at fault).
+    BadPosition(String, Option<PositionError>),
     /// Move `number` (from 1), written `text`, could not be played.
     Move {
         number: usize,
@@ -151,6 +139,12 @@ impl Problem {
             Problem::UnknownLevel(s) => t!(lang, "problem.unknown_level", name = s),
             Problem::UnknownSide(s) => t!(lang, "problem.unknown_side", name = s),
             Problem::UnknownNoMoveRule(s) => t!(lang, "problem.unknown_no_move", name = s),
+            Problem::NoMoveRuleNotForMode(NoMoveRule::Lose) => {
+                t!(lang, "problem.no_move_lose_two_players").to_string()
+            }
+            Problem::NoMoveRuleNotForMode(NoMoveRule::Pass) => {
+                t!(lang, "problem.no_move_pass_vs_computer").to_string()
+            }
             Problem::UnknownMillRules(s) => {
                 let known: Vec<&str> = Preset::ALL.iter().map(|p| p.slug()).collect();
                 t!(
@@ -164,15 +158,25 @@ impl Problem {
                 t!(lang, "problem.mill_option", option = option, value = value)
             }
             Problem::MillRules => t!(lang, "problem.mill_rules").to_string(),
-            Problem::BadPosition(s) => t!(lang, "problem.bad_position", text = s),
+            Problem::BadPosition(s, None) => t!(lang, "problem.bad_position", text = s),
+            Problem::BadPosition(s, Some(why)) => t!(
+                lang,
+                "problem.bad_position_why",
+                text = s,
+                why = position_error(lang, why)
+            ),
             Problem::Move {
                 number,
                 text: mv,
                 error,
             } => match error {
-                GameError::IllegalMove(_) => {
-                    t!(lang, "problem.move_illegal", n = number, move = mv)
-                }
+                GameError::IllegalMove(why) => t!(
+                    lang,
+                    "problem.move_illegal_why",
+                    n = number,
+                    move = mv,
+                    why = illegal(lang, why)
+                ),
                 GameError::GameOver => {
                     t!(lang, "problem.move_after_end", n = number, move = mv)
                 }
@@ -181,7 +185,58 @@ impl Problem {
             Problem::Header(line) => t!(lang, "problem.header", line = line),
             Problem::WrongGame(game) => t!(lang, "problem.wrong_game", game = game),
             Problem::SavedNoGame => t!(lang, "problem.saved_no_game").to_string(),
-            Problem::OnlineLink(e) => super::online::text::link_error(lang, e),
+            Problem::OnlineLink(e) => link_error(lang, e),
         }
+    }
+}
+
+/// A broken online link in words (shown inside `link.error`).
+fn link_error(lang: Lang, e: &LinkError) -> String {
+    match e {
+        LinkError::BadRoom(r) => t!(lang, "online.link.bad_room", room = r),
+        LinkError::BadKey(k) => t!(lang, "online.link.bad_key", key = k),
+        LinkError::BadServer(s) => t!(lang, "online.link.bad_server", server = s),
+        LinkError::Ambiguous => t!(lang, "online.link.ambiguous").to_string(),
+    }
+}
+
+/// Why a move is illegal, in `lang`, with its squares filled in: the
+/// text of its key `illegal.GAME.NAME` (tests/i18n.rs checks every
+/// reason of every game has one in all five tables), English as a last
+/// resort.
+pub fn illegal(lang: Lang, why: &Illegal) -> String {
+    let places = why.places();
+    let args: Vec<(&str, &dyn std::fmt::Display)> = places
+        .iter()
+        .map(|(name, place)| (*name, place as &dyn std::fmt::Display))
+        .collect();
+    match lookup(lang, &why.key()) {
+        Some(template) => fill(template, &args),
+        None => why.to_string(),
+    }
+}
+
+/// What is wrong with a position text, in `lang`: its kind's words, with
+/// the character, square or value found filled in.
+pub fn position_error(lang: Lang, why: &PositionError) -> String {
+    let template = lookup(lang, why.kind.key()).unwrap_or("{detail}");
+    let detail = why.detail.as_str();
+    match &why.kind {
+        PositionKind::Fields { found } => fill(template, &[("found", found), ("detail", &detail)]),
+        PositionKind::Char { found } => fill(template, &[("found", found), ("detail", &detail)]),
+        PositionKind::Square { found }
+        | PositionKind::Side { found }
+        | PositionKind::Number { found }
+        | PositionKind::Value { found } => fill(template, &[("found", found), ("detail", &detail)]),
+        PositionKind::Twice { at } => fill(template, &[("at", at), ("detail", &detail)]),
+        _ => fill(template, &[("detail", &detail)]),
+    }
+}
+
+/// The position error inside `e`, if the position text was at fault.
+pub fn position_why(e: GameError) -> Option<PositionError> {
+    match e {
+        GameError::BadPosition(why) => Some(why),
+        _ => None,
     }
 }

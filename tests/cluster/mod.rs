@@ -71,6 +71,8 @@ pub struct Service {
     shell: Child,
     pipe: Option<ChildStdin>,
     pub port: u16,
+    /// The service's own process.
+    pub pid: i32,
 }
 
 impl Service {
@@ -78,17 +80,29 @@ impl Service {
     /// is the signal that stops it.
     fn start(command: &str, stop: &str, port: u16) -> Service {
         let script = format!(
-            "{command} >/dev/null 2>&1 & pid=$!; cat >/dev/null; kill -{stop} $pid 2>/dev/null; wait $pid"
+            "{command} >/dev/null 2>&1 & pid=$!; echo $pid; cat >/dev/null; kill -{stop} $pid 2>/dev/null; wait $pid"
         );
         let mut shell = Command::new("sh")
             .args(["-c", &script])
             .stdin(Stdio::piped())
-            .stdout(Stdio::null())
+            .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
             .spawn()
             .expect("sh starts");
         let pipe = shell.stdin.take();
-        let service = Service { shell, pipe, port };
+        let mut line = String::new();
+        std::io::BufRead::read_line(
+            &mut std::io::BufReader::new(shell.stdout.take().expect("a pipe")),
+            &mut line,
+        )
+        .expect("the service's pid");
+        let pid = line.trim().parse().expect("a pid");
+        let service = Service {
+            shell,
+            pipe,
+            port,
+            pid,
+        };
         let until = Instant::now() + Duration::from_secs(30);
         while TcpStream::connect(("127.0.0.1", port)).is_err() {
             assert!(
@@ -102,9 +116,70 @@ impl Service {
 
     /// Stops the service and waits until it is gone.
     pub fn stop(&mut self) {
+        // A frozen service would never handle its stop signal.
+        signal(&tree(self.pid), libc::SIGCONT);
         drop(self.pipe.take());
         let _ = self.shell.wait();
     }
+
+    /// Stops the service's processes with SIGSTOP (the service hangs: its
+    /// kernel still accepts connections, nothing answers) until the
+    /// returned guard is dropped (SIGCONT).
+    pub fn freeze(&self) -> Frozen {
+        let pids = tree(self.pid);
+        signal(&pids, libc::SIGSTOP);
+        Frozen { pids }
+    }
+}
+
+/// Processes stopped by [`Service::freeze`]: continued when dropped.
+pub struct Frozen {
+    pids: Vec<i32>,
+}
+
+impl Drop for Frozen {
+    fn drop(&mut self) {
+        signal(&self.pids, libc::SIGCONT);
+    }
+}
+
+fn signal(pids: &[i32], sig: i32) {
+    for &pid in pids {
+        // SAFETY: kill only sends a signal.
+        unsafe {
+            libc::kill(pid, sig);
+        }
+    }
+}
+
+/// `root` and every process under it (PostgreSQL serves each connection
+/// from a process of its own), parents first.
+fn tree(root: i32) -> Vec<i32> {
+    let mut parent = Vec::new();
+    for e in std::fs::read_dir("/proc").into_iter().flatten().flatten() {
+        let Ok(pid) = e.file_name().to_string_lossy().parse::<i32>() else {
+            continue;
+        };
+        let Ok(stat) = std::fs::read_to_string(e.path().join("stat")) else {
+            continue;
+        };
+        // "pid (comm) state ppid ...": the name may hold spaces.
+        let ppid = stat
+            .rsplit_once(')')
+            .and_then(|(_, rest)| rest.split_whitespace().nth(1))
+            .and_then(|p| p.parse::<i32>().ok());
+        if let Some(ppid) = ppid {
+            parent.push((pid, ppid));
+        }
+    }
+    let mut out = vec![root];
+    let mut i = 0;
+    while i < out.len() {
+        let p = out[i];
+        out.extend(parent.iter().filter(|(_, pp)| *pp == p).map(|(c, _)| *c));
+        i += 1;
+    }
+    out
 }
 
 impl Drop for Service {
@@ -208,6 +283,11 @@ impl Postgres {
         }
     }
 
+    /// Hangs the server and every backend (SIGSTOP) until the guard drops.
+    pub fn freeze(&self) -> Frozen {
+        self.service.as_ref().expect("PostgreSQL runs").freeze()
+    }
+
     pub fn url(&self, db: &str) -> String {
         format!("postgres://stoneplay@127.0.0.1:{}/{db}", self.port)
     }
@@ -271,6 +351,11 @@ impl Redis {
         if let Some(mut s) = self.service.take() {
             s.stop();
         }
+    }
+
+    /// Hangs the server (SIGSTOP) until the guard drops.
+    pub fn freeze(&self) -> Frozen {
+        self.service.as_ref().expect("Redis runs").freeze()
     }
 
     pub fn url(&self) -> String {

@@ -89,7 +89,9 @@ pub async fn seat(c: &mut Client) -> Seat {
 /// The next message must be `refused` with `code` (no room state follows).
 pub async fn refused_outside(c: &mut Client, code: Refusal) -> String {
     match c.recv(WAIT).await.expect("an answer") {
-        ServerMsg::Refused { code: got, reason } => {
+        ServerMsg::Refused {
+            code: got, reason, ..
+        } => {
             assert_eq!(got, code, "refused: {reason}");
             reason
         }

@@ -31,7 +31,8 @@ test('reload keeps the game, paused; the home screen lists it; a shared link ope
   // Home lists the game; Resume reopens it.
   await page.locator('[data-testid=home]').click();
   await page.locator('[data-testid=recent-game]').first().waitFor();
-  assert.match(await page.locator('[data-testid=recent-game]').first().textContent(), /Territory Duel · two players · 2 moves/);
+  // b6 b2 is one numbered move ("1. b6 b2"), as the move list shows it.
+  assert.match(await page.locator('[data-testid=recent-game]').first().textContent(), /Territory Duel · two players · 1 move[^s]/);
   await page.locator('[data-testid=resume]').first().click();
   await page.locator('[data-square=b6] .piece.px').waitFor();
   assert.deepEqual(await moveTexts(page), ['b6', 'b2']);
@@ -87,14 +88,14 @@ test('undo, redo and looking back through the move list', async () => {
   // Look at the position after the first move: read-only.
   await page.locator('.movelist button.mv').first().click();
   assert.equal(await page.locator('.piece').count(), 5, 'after b6: 3 X and 2 O');
-  assert.match(await page.locator('.viewing-note').textContent(), /Viewing move 1 of 3/);
+  assert.equal(await page.locator('[data-testid=lookback-line]').textContent(), 'Looking back at move 1 of 2, X’s b6');
   await clickSq(page, 'b6');
   assert.equal(await page.locator('.selected').count(), 0, 'no moves while looking back');
   await page.locator('[data-testid=next]').click();
   assert.equal(await page.locator('[data-square=b2] .piece.po').count(), 1);
   await page.locator('[data-testid=live]').click();
   assert.equal(await page.locator('[data-square=a5] .piece.px').count(), 1);
-  assert.equal(await page.locator('.viewing-note').textContent(), '');
+  assert.equal(await page.locator('[data-testid=lookback]').count(), 0);
   assert.deepEqual(errors, []);
   await context.close();
 });
@@ -108,12 +109,14 @@ test('export and import a game as text; a bad import changes nothing', async () 
   // A Sanmill move list with a mill and a removal written together.
   await text.fill('1. a7 b6 2. d7 d6 3. g7xb6');
   await page.locator('[data-testid=import]').click();
-  assert.match(await notice(page), /Game imported: 6 moves/);
+  // Six actions, three moves: the removal is part of White's move 3.
+  assert.match(await notice(page), /Game imported: 3 moves/);
   assert.deepEqual(await moveTexts(page), ['a7', 'b6', 'd7', 'd6', 'g7xb6']);
   assert.match(page.url(), /moves=a7\.b6\.d7\.d6\.g7\.xb6$/);
   await text.fill('1. a7 a7');
   await page.locator('[data-testid=import]').click();
-  assert.match(await notice(page), /Import failed, the game is unchanged: move 2 \(a7\)/);
+  // The second a7 is Black's part of move 1.
+  assert.match(await notice(page), /Import failed, the game is unchanged: move 1 \(a7\)/);
   assert.deepEqual(await moveTexts(page), ['a7', 'b6', 'd7', 'd6', 'g7xb6']);
   assert.deepEqual(errors, []);
   await context.close();
@@ -150,7 +153,7 @@ test('the review shows the move the computer preferred to a marked move, on the 
   await page.waitForFunction(() => !document.querySelector('[data-testid=analyse]').disabled, null, { timeout: 10000 });
   const mistakes = page.locator('[data-testid=mistake]');
   assert.equal(await mistakes.count(), 1);
-  assert.match(await mistakes.first().textContent(), /^move 1: X e2/);
+  assert.match(await mistakes.first().textContent(), /^move 1, X’s e2 /);
   assert.equal(await page.locator('[data-testid=move-mark]').count(), 0, 'nothing marked before a choice');
   await mistakes.first().click();
   // The position before the mistake, with the better move drawn and named.
@@ -160,7 +163,7 @@ test('the review shows the move the computer preferred to a marked move, on the 
   assert.ok(better, line);
   assert.equal(await page.locator('[data-square=e2] .piece').count(), 0, 'the board shows the position before move 1');
   assert.equal(await page.locator('[data-square=f2] .piece.px').count(), 1);
-  assert.match(await page.locator('.viewing-note').textContent(), /0/);
+  assert.equal(await page.locator('[data-testid=lookback-line]').textContent(), 'Looking back at the start, before move 1');
   const drawn = await page.evaluate(() => ({
     to: [...document.querySelectorAll('svg.board [data-testid=mark-to]')].map((e) => e.dataset.at),
     arrows: [...document.querySelectorAll('svg.board [data-testid=mark-arrow]')].map((e) => `${e.dataset.from}>${e.dataset.to}`),

@@ -51,7 +51,9 @@ test('a rules page comes in its game\'s part; the online lobby fetches no game s
   // The lobby: the connection's part and the setup form, in the home
   // screen's part (both list your online games).
   assert.deepEqual(splitFiles(urls).sort(), ['split_home.wasm', 'split_online.wasm']);
-  assert.deepEqual(errors, []);
+  // The setup looks at the server as it opens (issue 36); this test's
+  // static server has none, so that look may fail before the test ends.
+  assert.deepEqual(errors.filter((e) => !/WebSocket connection to .* failed/.test(e)), []);
   await context.close();
 });
 

@@ -72,9 +72,12 @@ test('lost on time: undo reviews without resuming, a reload and the home screen 
   assert.equal(await clock(page), 'game over', 'the clock shows the end, not a time');
 
   // Undo after the end steps back through the moves; the game stays over.
+  // The board then shows an earlier position, and (issue 36) everything
+  // on screen describes that position, under a line that says so.
   await page.locator('[data-testid=undo]').click();
   assert.equal(await page.locator('[data-square=b6] .piece').count(), 0, 'the board shows the start');
-  assert.equal(await status(page), result, 'still finished');
+  assert.match(await page.locator('[data-testid=lookback-line]').textContent(), /Looking back at the start/);
+  assert.equal(await status(page), 'X to move', 'the status of the position shown');
   assert.equal(await page.locator('[data-testid=pause]').isDisabled(), true);
   await move(page, 'a1', 'b2');
   assert.equal(await page.locator('[data-square=b2] .piece').count(), 0, 'no move after the end');

@@ -82,7 +82,7 @@ test('a hint for the side to move, and a new game while the computer thinks', as
 async function askHint(page) {
   await page.locator('[data-testid=hint]').click();
   const line = await page.waitForFunction(() => {
-    const m = /Hint: (\S+) \(/.exec(document.querySelector('[data-testid=notice]').textContent);
+    const m = /Hint for move \d+: (\S+) \(/.exec(document.querySelector('[data-testid=notice]').textContent);
     return m && m[1];
   }, null, { timeout: 8000 });
   return line.jsonValue();
@@ -147,7 +147,7 @@ test('the hint is drawn on the board at the squares it names, and goes with the 
   // Asking again replaces the mark (never two at once).
   await duel.page.locator('[data-testid=hint]').click();
   assert.deepEqual(await marks(duel.page), none, 'a new hint clears the old mark at once');
-  await duel.page.waitForFunction(() => /Hint: /.test(document.querySelector('[data-testid=notice]').textContent), null, { timeout: 8000 });
+  await duel.page.waitForFunction(() => /Hint for move \d+: /.test(document.querySelector('[data-testid=notice]').textContent), null, { timeout: 8000 });
   assert.equal(await duel.page.locator('[data-testid=move-mark]').count(), 1);
   assert.deepEqual(duel.errors, []);
   await duel.context.close();

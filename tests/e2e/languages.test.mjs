@@ -97,7 +97,9 @@ test('the online setup screen follows a language switch', async () => {
   assert.equal(await clock30.textContent(), fill(tr.get('online.clock_seconds.other'), { n: 30 }));
   assert.equal(await page.locator('[data-testid=online-side]').getAttribute('aria-label'), tr.get('online.side_aria'));
   assert.equal(await page.evaluate(() => window.stillTheSamePage), true, 'no reload');
-  assert.deepEqual(errors, []);
+  // The setup looks at the server as it opens (issue 36); this test's
+  // static server has none, so that look fails, as the page then says.
+  assert.deepEqual(errors.filter((e) => !/WebSocket connection to .* failed/.test(e)), []);
   await context.close();
 });
 
@@ -115,7 +117,8 @@ test('a first visit from a Turkish browser comes up in Turkish', async () => {
   // A bad link is explained in Turkish, naming the move that failed.
   await page.goto(`${app.server.url}?game=ataxx&moves=b6.zz`);
   await page.locator('[data-testid=link-error]').waitFor();
-  const problem = fill(tr.get('problem.move_unreadable'), { n: 2, move: 'zz' });
+  // zz would be O's part of move 1, as the move list numbers it.
+  const problem = fill(tr.get('problem.move_unreadable'), { n: 1, move: 'zz' });
   assert.equal(await text(page, '[data-testid=link-error] span'), fill(tr.get('link.error'), { problem }));
   assert.deepEqual(errors, []);
   await context.close();

@@ -1,6 +1,7 @@
 // End to end: the review's evaluation graph (src/ui/review.rs) is large,
 // with a score axis in pieces (its 0 line drawn) and a move axis labelled
-// with move numbers at a round step, placed under their moves; it fits a
+// with the move list's move numbers at a round step, placed under their
+// moves (move n after its row is complete); it fits a
 // 360×740 phone, reads in dark mode, and a click still shows a position.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -8,8 +9,9 @@ import { openPage, useApp } from './harness.mjs';
 
 const app = useApp();
 
-// A finished Stones! game of 14 moves: each side's one stone runs its
-// diagonal to the far rank; then White, to move, has no move.
+// A finished Stones! game of 7 moves (14 actions, the list's 7 rows): each
+// side's one stone runs its diagonal to the far rank; then White, to move,
+// has no move.
 const white = ['a1', 'b2', 'c3', 'd4', 'e5', 'f6', 'g7', 'h8'];
 const black = ['a8', 'b7', 'c6', 'd5', 'e4', 'f3', 'g2', 'h1'];
 const moves = white.slice(1).flatMap((to, i) => [`${white[i]}-${to}`, `${black[i]}-${black[i + 1]}`]);
@@ -45,13 +47,14 @@ for (const scheme of ['light', 'dark']) {
     assert.ok(Math.abs(zeroLine.y - (plot.y + plot.height / 2)) < 2, 'the 0 line is at mid-height');
     assert.ok(zero.x + zero.width <= plot.x + 1, 'score labels are left of the plot');
 
-    // The move axis: move numbers 5 and 10 of 14, under their moves.
+    // The move axis: the list's move numbers 2, 4 and 6 of 7, each under
+    // the position after its row (action 2n of 14).
     assert.equal((await page.locator('[data-testid=review-x-title]').textContent()).trim(), 'move');
     const xLabels = page.locator('[data-testid=review-x] span');
-    assert.deepEqual(await xLabels.allTextContents(), ['5', '10']);
-    for (const [i, n] of [[0, 5], [1, 10]]) {
+    assert.deepEqual(await xLabels.allTextContents(), ['2', '4', '6']);
+    for (const [i, n] of [[0, 2], [1, 4], [2, 6]]) {
       const box = await xLabels.nth(i).boundingBox();
-      const want = plot.x + (n / 14) * plot.width;
+      const want = plot.x + ((2 * n) / 14) * plot.width;
       assert.ok(Math.abs(box.x + box.width / 2 - want) < 3, `move ${n} is labelled at ${box.x + box.width / 2}, not ${want}`);
       assert.ok(box.y >= plot.y + plot.height - 1, `move ${n} is under the plot`);
     }
@@ -67,11 +70,12 @@ for (const scheme of ['light', 'dark']) {
     assert.ok(Math.abs(fg - bg) > 0.3, `labels ${fg} on ${bg}`);
     assert.equal(bg < 0.5, scheme === 'dark', `the panel is ${scheme}`);
 
-    // A click at move 5 shows the position after it.
+    // A click at the fifth action shows the position after it: White's
+    // part of move 3, named as the list names it.
     await graph.click({ position: { x: (5 / 14) * plot.width, y: plot.height / 2 } });
-    await page.locator('.viewing-note').waitFor();
-    assert.match(await page.locator('.viewing-note').textContent(), /Viewing move 5 of 14/);
-    assert.equal(await page.locator('svg.board [data-square=d4] .piece.pw').count(), 1, 'White on d4 after move 5');
+    await page.locator('[data-testid=lookback-line]').waitFor();
+    assert.equal(await page.locator('[data-testid=lookback-line]').textContent(), 'Looking back at move 3 of 7, White’s c3-d4');
+    assert.equal(await page.locator('svg.board [data-square=d4] .piece.pw').count(), 1, 'White on d4 after c3-d4');
     assert.deepEqual(errors, []);
     await context.close();
   });

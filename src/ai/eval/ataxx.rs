@@ -12,9 +12,10 @@
 //! a piece and leave no hole) before jumps.
 
 use super::{nnue, patterns, Evaluate, TACTICAL};
+use crate::ai::engine::EngineGame;
 use crate::games::ataxx::board::{singles, FULL, NEIGHBOURS};
 use crate::games::ataxx::uai::UaiAtaxx;
-use crate::games::ataxx::{Ataxx, AtaxxMove};
+use crate::games::ataxx::{Ataxx, AtaxxMove, AtaxxRules};
 use crate::games::{Game, Side};
 
 const PIECE: i32 = 100;
@@ -210,4 +211,37 @@ impl Evaluate for UaiAtaxx {
     const LOG_REDUCTIONS: Option<(i32, i32)> = Ataxx::LOG_REDUCTIONS;
 
     const FUTILITY: Option<(i32, i32, i32)> = Ataxx::FUTILITY;
+}
+
+/// Territory Duel for the engine tools: UAI, the pattern tables.
+impl EngineGame for Ataxx {
+    type Speaks = UaiAtaxx;
+    type Tables = crate::ai::train::AtaxxTables;
+    const DATAGEN_RANDOM_PLIES: usize = 4;
+    const BENCH_DEPTH: u32 = 7;
+
+    fn bench_positions() -> Vec<Ataxx> {
+        [
+            "x5o/7/7/7/7/7/o5x x 0 1",
+            "x5o/7/2-1-2/7/2-1-2/7/o5x x 0 1",
+            "7/7/2xxo2/2xoo2/2xxo2/7/7 x 0 1",
+            "xxo4/xoo4/x2o3/7/3x3/4oo1/o4xx o 0 1",
+            "7/1ox4/1oxx3/2oxo2/3ox2/4xo1/7 x 0 1",
+        ]
+        .iter()
+        .map(|t| Ataxx::from_text(t, &AtaxxRules::default()).expect("bench positions are valid"))
+        .collect()
+    }
+    fn hand_weights() -> Vec<(i16, i16)> {
+        patterns::hand_weights()
+    }
+    fn read_weights_file(bytes: &[u8]) -> Result<Vec<(i16, i16)>, String> {
+        patterns::read_weights_file(bytes)
+    }
+    fn weights_file(weights: &[(i16, i16)]) -> Vec<u8> {
+        patterns::weights_file(weights)
+    }
+    fn use_weights(weights: &[(i16, i16)]) -> Result<(), String> {
+        patterns::use_weights(weights)
+    }
 }

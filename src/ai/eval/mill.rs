@@ -17,8 +17,9 @@
 //! a mill, then moves that block an opponent's open two.
 
 use super::{tables, Evaluate, Horizon, TACTICAL};
+use crate::ai::engine::EngineGame;
 use crate::games::mill::board::{ADJ_MASKS, LINES_THROUGH, LINE_MASKS};
-use crate::games::mill::{Mill, MillMove};
+use crate::games::mill::{Mill, MillMove, MillRules};
 use crate::games::{Game, Side};
 
 const PIECE: i32 = 100;
@@ -360,6 +361,42 @@ impl Evaluate for Mill {
             MillMove::Slide { from, to } => 32 + (from % 24) as usize * 24 + (to % 24) as usize,
             MillMove::Remove(p) => 700 + (p % 24) as usize,
         }
+    }
+}
+
+/// Mill for the engine tools: UCI in Sanmill's dialect, the term tables.
+impl EngineGame for Mill {
+    type Speaks = Mill;
+    type Tables = crate::ai::train::MillTables;
+    const DATAGEN_RANDOM_PLIES: usize = 6;
+    const BENCH_DEPTH: u32 = 11;
+
+    /// The start and two placing-phase positions (the second after a
+    /// removal).
+    fn bench_positions() -> Vec<Mill> {
+        let rules = MillRules::default();
+        let mut out = vec![Mill::start(&rules)];
+        for line in ["d6 f4 d2 b4 b6 f6 a4 a1", "a7 d1 d7 g1 g7 xd1 a1 b2"] {
+            let mut pos = Mill::start(&rules);
+            for text in line.split_whitespace() {
+                let mv = pos.parse_move(text).expect("bench moves are valid");
+                pos.play(mv).expect("bench moves are legal");
+            }
+            out.push(pos);
+        }
+        out
+    }
+    fn hand_weights() -> Vec<(i16, i16)> {
+        hand_weights()
+    }
+    fn read_weights_file(bytes: &[u8]) -> Result<Vec<(i16, i16)>, String> {
+        read_weights_file(bytes)
+    }
+    fn weights_file(weights: &[(i16, i16)]) -> Vec<u8> {
+        weights_file(weights)
+    }
+    fn use_weights(weights: &[(i16, i16)]) -> Result<(), String> {
+        use_weights(weights)
     }
 }
 

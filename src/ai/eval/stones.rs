@@ -15,7 +15,8 @@
 //! the far rank, then longer advances.
 
 use super::{tables, Evaluate, TACTICAL};
-use crate::games::stones::{Stones, StonesMove};
+use crate::ai::engine::EngineGame;
+use crate::games::stones::{Stones, StonesMove, StonesRules};
 use crate::games::{Game, Side};
 
 /// Per rank advanced by an unpinned stone (the hand-written weights).
@@ -224,6 +225,37 @@ impl Evaluate for Stones {
 
     fn move_key(mv: StonesMove) -> usize {
         (mv.from & 63) as usize * 64 + (mv.to & 63) as usize
+    }
+}
+
+/// Stones! for the engine tools: UCI, the stone tables.
+impl EngineGame for Stones {
+    type Speaks = Stones;
+    type Tables = crate::ai::train::StonesTables;
+    const DATAGEN_RANDOM_PLIES: usize = 8;
+    const BENCH_DEPTH: u32 = 9;
+
+    fn bench_positions() -> Vec<Stones> {
+        [
+            "W:a1,b1,c1,d1,e1,f1,g1,h1 B:a8,b8,c8,d8,e8,f8,g8,h8 w",
+            "W:a1,c3,d2,e1,f4,g1,h2,b4 B:a8,c6,d7,e5*,f8,g7,h6,b8 w",
+            "W:a3,b2,c5,d4,e3,f2,g1,h4 B:a6,b7,c8,d5,e6,f7,g8,h5 b",
+        ]
+        .iter()
+        .map(|t| Stones::from_text(t, &StonesRules).expect("bench positions are valid"))
+        .collect()
+    }
+    fn hand_weights() -> Vec<(i16, i16)> {
+        hand_weights()
+    }
+    fn read_weights_file(bytes: &[u8]) -> Result<Vec<(i16, i16)>, String> {
+        read_weights_file(bytes)
+    }
+    fn weights_file(weights: &[(i16, i16)]) -> Vec<u8> {
+        weights_file(weights)
+    }
+    fn use_weights(weights: &[(i16, i16)]) -> Result<(), String> {
+        use_weights(weights)
     }
 }
 

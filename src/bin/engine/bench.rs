@@ -3,7 +3,7 @@
 use stoneplay::ai::InstantClock;
 
 use crate::args::{options, usage};
-use crate::eval::use_net;
+use crate::net::use_net;
 
 /// `engine bench [--net FILE|none]`: the fixed bench of
 /// [`stoneplay::ai::bench`], one line per game; `--net` plays Territory

@@ -1,6 +1,6 @@
 //! `engine book GAME …`: the balanced openings `duel` plays from.
 
-use stoneplay::ai::duel::DuelGame;
+use stoneplay::games::GameKind;
 
 use crate::args::{number, options, usage};
 
@@ -10,7 +10,7 @@ pub fn book_command(args: &[String]) -> Result<(), String> {
     let [game] = &rest[..] else {
         return Err(usage("book"));
     };
-    let game = DuelGame::parse(game)?;
+    let game = GameKind::parse(game)?;
     let cfg = BookConfig {
         plies: number(&opts, "plies")?.ok_or("book needs --plies")?,
         count: number(&opts, "count")?.ok_or("book needs --count")?,

@@ -6,15 +6,12 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Arc};
 use std::time::Instant;
 
-use stoneplay::ai::duel::DuelGame;
+use stoneplay::ai::engine::{use_eval, EngineGame};
 use stoneplay::ai::Searcher;
-use stoneplay::games::ataxx::{Ataxx, AtaxxRules};
-use stoneplay::games::mill::{Mill, Preset};
-use stoneplay::games::stones::{Stones, StonesRules};
-use stoneplay::games::Game;
+use stoneplay::games::{Game, GameKind};
 
 use crate::args::{number, options, usage};
-use crate::eval::{use_eval, use_net};
+use crate::net::use_net;
 
 pub fn datagen_command(args: &[String]) -> Result<(), String> {
     use stoneplay::ai::datagen::DatagenConfig;
@@ -34,9 +31,9 @@ pub fn datagen_command(args: &[String]) -> Result<(), String> {
     let [game] = &rest[..] else {
         return Err(usage("datagen"));
     };
-    let game = DuelGame::parse(game)?;
+    let game = GameKind::parse(game)?;
     if let Some(net) = opts.get("net") {
-        if game != DuelGame::Ataxx {
+        if game != GameKind::Ataxx {
             return Err("--net is for ataxx (Territory Duel's network)".into());
         }
         use_net(net)?;
@@ -46,11 +43,7 @@ pub fn datagen_command(args: &[String]) -> Result<(), String> {
         return Err("--positions must be at least 1".into());
     }
     let path = opts.get("out").ok_or("datagen needs --out")?.clone();
-    let default_plies = match game {
-        DuelGame::Ataxx => 4,
-        DuelGame::Mill => 6,
-        DuelGame::Stones => 8,
-    };
+    let default_plies = stoneplay::with_game!(game, G => G::DATAGEN_RANDOM_PLIES);
     let cfg = DatagenConfig {
         nodes: number(&opts, "nodes")?
             .unwrap_or(5000u64)
@@ -67,37 +60,17 @@ pub fn datagen_command(args: &[String]) -> Result<(), String> {
     };
     let eval_name = eval_name.as_str();
     if let Some(eval) = opts.get("eval") {
-        use_eval(game, eval)?;
+        stoneplay::with_game!(game, G => use_eval::<G>(eval))?;
     }
-    match game {
-        DuelGame::Ataxx => datagen_run(
-            Ataxx::start(&AtaxxRules::default()),
-            game.slug(),
-            &cfg,
-            positions,
-            &path,
-            threads,
-            eval_name,
-        ),
-        DuelGame::Mill => datagen_run(
-            Mill::start(&Preset::NineMensMorris.rules()),
-            game.slug(),
-            &cfg,
-            positions,
-            &path,
-            threads,
-            eval_name,
-        ),
-        DuelGame::Stones => datagen_run(
-            Stones::start(&StonesRules),
-            game.slug(),
-            &cfg,
-            positions,
-            &path,
-            threads,
-            eval_name,
-        ),
-    }
+    stoneplay::with_game!(game, G => datagen_run(
+        G::start(&Default::default()),
+        game.slug(),
+        &cfg,
+        positions,
+        &path,
+        threads,
+        eval_name,
+    ))
 }
 
 /// Plays games on `threads` threads until the file holds `positions`
@@ -113,7 +86,7 @@ fn datagen_run<G>(
     eval: &str,
 ) -> Result<(), String>
 where
-    G: Game + stoneplay::ai::Evaluate + Send + Sync + 'static,
+    G: EngineGame,
 {
     use std::collections::BTreeMap;
     use std::sync::atomic::AtomicU64;

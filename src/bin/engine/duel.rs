@@ -2,13 +2,12 @@
 //! UAI/UCI from an opening book ([`stoneplay::ai::duel`]), with the SPRT.
 
 use std::io::Write;
-
-use stoneplay::ai::duel::DuelGame;
+use stoneplay::games::GameKind;
 
 use crate::args::{number, options, usage};
 
 pub fn duel_command(args: &[String]) -> Result<(), String> {
-    use stoneplay::ai::duel::{self, DuelConfig, EngineSetup, MoveLimit, TimeControl};
+    use stoneplay::ai::duel::{self, DuelConfig, EngineSetup, MoveBudget, TimeControl};
     // `--old-option` and `--new-option` may be given many times; the other
     // options once.
     let mut setup = [EngineSetup::default(), EngineSetup::default()];
@@ -67,7 +66,7 @@ pub fn duel_command(args: &[String]) -> Result<(), String> {
             .cloned()
             .ok_or_else(|| format!("duel needs --{k}"))
     };
-    let game = DuelGame::parse(&need("game")?)?;
+    let game = GameKind::parse(&need("game")?)?;
     let nodes: Option<u64> = number(&opts, "nodes")?;
     if nodes == Some(0) {
         return Err("--nodes must be at least 1".into());
@@ -80,14 +79,14 @@ pub fn duel_command(args: &[String]) -> Result<(), String> {
         return Err("--movetime goes without --tc and --nodes".into());
     }
     let limit = match (nodes, movetime) {
-        (Some(n), _) => MoveLimit::Nodes(n),
-        (None, Some(ms)) => MoveLimit::MoveTime(ms),
-        (None, None) => MoveLimit::Clock,
+        (Some(n), _) => MoveBudget::Nodes(n),
+        (None, Some(ms)) => MoveBudget::MoveTime(ms),
+        (None, None) => MoveBudget::Clock,
     };
     // With --nodes the clock only catches a hung engine: 60 s a move
     // unless --tc says otherwise. With --movetime there is no clock.
     let tc = match (opts.get("tc"), limit) {
-        (None, MoveLimit::Nodes(_) | MoveLimit::MoveTime(_)) => TimeControl::parse("60")?,
+        (None, MoveBudget::Nodes(_) | MoveBudget::MoveTime(_)) => TimeControl::parse("60")?,
         _ => TimeControl::parse(&need("tc")?)?,
     };
     let games: u32 = number(&opts, "games")?.ok_or("duel needs --games")?;
@@ -101,7 +100,7 @@ pub fn duel_command(args: &[String]) -> Result<(), String> {
     // Under a node limit our engines (and most others) play an opening's
     // two games the same way every time: games past two an opening would be
     // copies, and counting them would narrow the error bar for nothing.
-    if matches!(limit, MoveLimit::Nodes(_)) && u64::from(games) > 2 * book.len() as u64 {
+    if matches!(limit, MoveBudget::Nodes(_)) && u64::from(games) > 2 * book.len() as u64 {
         return Err(format!(
             "--games {games} with --nodes: the book has {} openings, so games past {} would replay \
              the same games (a node limit makes them repeatable); use a larger book or fewer games",
@@ -135,9 +134,9 @@ pub fn duel_command(args: &[String]) -> Result<(), String> {
     // The limit as the summary says it and as the games file's header
     // repeats the command line.
     let (limit_text, limit_flag) = match limit {
-        MoveLimit::Nodes(n) => (format!("{n} nodes a move"), format!("nodes {n}")),
-        MoveLimit::MoveTime(ms) => (format!("{ms} ms a move"), format!("movetime {ms}")),
-        MoveLimit::Clock => (format!("tc {tc}"), format!("tc {tc}")),
+        MoveBudget::Nodes(n) => (format!("{n} nodes a move"), format!("nodes {n}")),
+        MoveBudget::MoveTime(ms) => (format!("{ms} ms a move"), format!("movetime {ms}")),
+        MoveBudget::Clock => (format!("tc {tc}"), format!("tc {tc}")),
     };
     let mut out = match opts.get("out") {
         Some(path) => {

@@ -24,8 +24,11 @@
 //!
 //! One module per command, each with its argument parsing and output;
 //! this file only dispatches. The commands share [`args`] (the usage
-//! text, `--key value` options) and [`eval`] (`--eval` and `--net`, the
-//! weights a process plays with), and print their results with `out!`.
+//! text, `--key value` options) and [`net`] (`--net`, Territory Duel's
+//! network), read a game's name with `GameKind::parse`
+//! and run the generic code for it through `stoneplay::with_game!` (what
+//! each game brings is `stoneplay::ai::engine::EngineGame`), and print
+//! their results with `out!`.
 
 use std::io::Write;
 use std::process::ExitCode;
@@ -60,7 +63,7 @@ mod bench;
 mod book;
 mod datagen;
 mod duel;
-mod eval;
+mod net;
 mod nnue_train;
 mod perft;
 mod selfplay;

@@ -5,10 +5,7 @@
 
 use std::time::Instant;
 
-use stoneplay::games::ataxx::{Ataxx, AtaxxRules};
-use stoneplay::games::mill::{Mill, Preset};
-use stoneplay::games::stones::{Stones, StonesRules};
-use stoneplay::games::{perft, perft_divide, Game};
+use stoneplay::games::{perft, perft_divide, Game, GameKind};
 
 /// Deepest perft the command accepts: beyond it a run would take days.
 const MAX_DEPTH: u32 = 12;
@@ -57,36 +54,38 @@ pub fn parse_perft(args: &[String]) -> Result<PerftArgs, String> {
 }
 
 pub fn perft_command(a: PerftArgs) -> Result<(), String> {
-    match a.game.as_str() {
-        "ataxx" | "territory-duel" => {
-            if let Some(r) = &a.rules {
-                return Err(format!("ataxx has no rule presets (got '{r}')"));
-            }
-            run_perft::<Ataxx>(&a, &AtaxxRules::default())
-        }
-        "stones" => {
-            if let Some(r) = &a.rules {
-                return Err(format!("stones has no rule presets (got '{r}')"));
-            }
-            run_perft::<Stones>(&a, &StonesRules)
-        }
-        "mill" => {
-            let preset = match &a.rules {
-                Some(name) => Preset::from_slug(name).ok_or_else(|| {
-                    let known: Vec<&str> = Preset::ALL.iter().map(|p| p.slug()).collect();
-                    format!(
-                        "unknown Mill preset '{name}' (expected one of {})",
-                        known.join(", ")
-                    )
-                })?,
-                None => Preset::NineMensMorris,
-            };
-            run_perft::<Mill>(&a, &preset.rules())
-        }
-        other => Err(format!(
-            "unknown game '{other}' (expected ataxx, stones or mill)"
-        )),
+    let kind = GameKind::parse(&a.game)?;
+    stoneplay::with_game!(kind, G => {
+        let rules = match &a.rules {
+            None => Default::default(),
+            Some(name) => preset::<G>(kind, name)?,
+        };
+        run_perft::<G>(&a, &rules)
+    })
+}
+
+/// The rules of `G`'s preset `name` (`--rules`); an error names the
+/// presets, or says the game has none.
+fn preset<G: Game>(kind: GameKind, name: &str) -> Result<G::Rules, String> {
+    let presets = G::presets();
+    if presets.is_empty() {
+        return Err(format!(
+            "{} has no rule presets (got '{name}')",
+            kind.slug()
+        ));
     }
+    let known: Vec<&str> = presets.iter().map(|(slug, _)| *slug).collect();
+    presets
+        .into_iter()
+        .find(|(slug, _)| *slug == name)
+        .map(|(_, rules)| rules)
+        .ok_or_else(|| {
+            format!(
+                "unknown {} preset '{name}' (expected one of {})",
+                kind.title(),
+                known.join(", ")
+            )
+        })
 }
 
 fn run_perft<G: Game>(a: &PerftArgs, rules: &G::Rules) -> Result<(), String> {

@@ -3,10 +3,7 @@
 
 use stoneplay::ai::selfplay::{play_match, MatchConfig};
 use stoneplay::ai::{InstantClock, Level};
-use stoneplay::games::ataxx::Ataxx;
-use stoneplay::games::mill::{Mill, Preset};
-use stoneplay::games::stones::{Stones, StonesRules};
-use stoneplay::games::Game;
+use stoneplay::games::{Game, GameKind};
 
 use crate::args::usage;
 
@@ -70,32 +67,10 @@ pub fn match_command(args: &[String]) -> Result<(), String> {
         };
         out!("game {} ({first} first): {result} in {plies} plies", i + 1);
     };
-    let score = match game {
-        "ataxx" | "territory-duel" => {
-            play_match(&Ataxx::default(), a, b, &cfg, &clock, &mut report)
-        }
-        "stones" => play_match(
-            &Stones::start(&StonesRules),
-            a,
-            b,
-            &cfg,
-            &clock,
-            &mut report,
-        ),
-        "mill" => play_match(
-            &Mill::start(&Preset::NineMensMorris.rules()),
-            a,
-            b,
-            &cfg,
-            &clock,
-            &mut report,
-        ),
-        other => {
-            return Err(format!(
-                "unknown game '{other}' (expected ataxx, mill or stones)"
-            ))
-        }
-    };
+    let kind = GameKind::parse(game)?;
+    let score = stoneplay::with_game!(kind, G => {
+        play_match(&G::start(&Default::default()), a, b, &cfg, &clock, &mut report)
+    });
     out!(
         "{} vs {}: {} wins, {} draws, {} losses",
         a.name(),

@@ -3,28 +3,30 @@
 
 use std::time::Instant;
 
+use stoneplay::ai::engine::EngineGame;
+use stoneplay::games::GameKind;
+
 use crate::args::{number, options, usage};
 
 pub fn train_command(args: &[String]) -> Result<(), String> {
-    use stoneplay::ai::train::{AtaxxTables, MillTables, StonesTables};
     let (rest, opts) = options(
         args,
         &[
             "data", "out", "epochs", "lambda", "scale", "lr", "prior", "seed",
         ],
     )?;
-    match &rest[..] {
-        [game] if game == "ataxx" || game == "territory-duel" => {
-            train_run::<AtaxxTables>(&opts, stoneplay::ai::eval::patterns::weights_file)
-        }
-        [game] if game == "stones" => {
-            train_run::<StonesTables>(&opts, stoneplay::ai::eval::stones::weights_file)
-        }
-        [game] if game == "mill" => {
-            train_run::<MillTables>(&opts, stoneplay::ai::eval::mill::weights_file)
-        }
-        _ => Err(usage("train")),
-    }
+    let [game] = &rest[..] else {
+        return Err(usage("train"));
+    };
+    let kind = GameKind::parse(game).map_err(|_| usage("train"))?;
+    stoneplay::with_game!(kind, G => train_game::<G>(&opts))
+}
+
+/// Fits `G`'s tables.
+fn train_game<G: EngineGame>(
+    opts: &std::collections::HashMap<String, String>,
+) -> Result<(), String> {
+    train_run::<G::Tables>(opts, G::weights_file)
 }
 
 fn train_run<M: stoneplay::ai::train::TableModel>(

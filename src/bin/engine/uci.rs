@@ -8,38 +8,39 @@ use std::io::{BufRead, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Arc, Mutex};
 
-use stoneplay::ai::duel::DuelGame;
-use stoneplay::ai::uci::{Action, Dialect, ProtocolGame, Session};
+use stoneplay::ai::engine::{use_eval, EngineGame};
+use stoneplay::ai::uci::{Dialect, ProtocolGame, Reply, Session};
 use stoneplay::ai::{InstantClock, SearchControl, Searcher};
-use stoneplay::games::ataxx::uai::UaiAtaxx;
-use stoneplay::games::mill::Mill;
-use stoneplay::games::stones::Stones;
+use stoneplay::games::ataxx::Ataxx;
+use stoneplay::games::GameKind;
 
 use crate::args::{options, usage};
-use crate::eval::{use_eval, use_net};
+use crate::net::use_net;
 
 /// `engine uai [--eval …]`: Territory Duel over UAI.
 pub fn uai(args: &[String]) -> Result<(), String> {
-    protocol_eval(DuelGame::Ataxx, args, "uai")?;
-    protocol_loop::<UaiAtaxx>(Dialect::Uai);
-    Ok(())
+    protocol::<Ataxx>(args, "uai")
 }
 
-/// `engine uci mill|stones [--eval …]`: Mill or Stones! over UCI.
+/// `engine uci mill|stones [--eval …]`: Mill or Stones! over UCI (a game
+/// of the list whose protocol is UCI).
 pub fn uci(args: &[String]) -> Result<(), String> {
-    match args.first().map(String::as_str) {
-        Some("mill") => {
-            protocol_eval(DuelGame::Mill, &args[1..], "uci")?;
-            protocol_loop::<Mill>(Dialect::Uci);
-            Ok(())
-        }
-        Some("stones") => {
-            protocol_eval(DuelGame::Stones, &args[1..], "uci")?;
-            protocol_loop::<Stones>(Dialect::Uci);
-            Ok(())
-        }
-        _ => Err(usage("uci")),
+    let kind = args
+        .first()
+        .and_then(|name| GameKind::parse(name).ok())
+        .ok_or_else(|| usage("uci"))?;
+    stoneplay::with_game!(kind, G => protocol::<G>(&args[1..], "uci"))
+}
+
+/// Reads the options of `command` (`--eval`), then runs `G`'s protocol on
+/// stdin and stdout.
+fn protocol<G: EngineGame>(args: &[String], command: &str) -> Result<(), String> {
+    if G::Speaks::DIALECT.word() != command {
+        return Err(usage(command));
     }
+    protocol_eval::<G>(args, command)?;
+    protocol_loop::<G::Speaks>(G::Speaks::DIALECT);
+    Ok(())
 }
 
 /// What the protocol loop hears: an input line (or a line it cannot
@@ -286,16 +287,16 @@ where
             Searcher::with_megabytes(session.hash_megabytes());
     }
     match action {
-        Action::Output(lines) => print_lines(&lines),
-        Action::Stop => stop.store(true, Ordering::Relaxed),
-        Action::Quit => {
+        Reply::Output(lines) => print_lines(&lines),
+        Reply::Stop => stop.store(true, Ordering::Relaxed),
+        Reply::Quit => {
             stop.store(true, Ordering::Relaxed);
             if let Some(h) = running.take() {
                 answer(h);
             }
             return true;
         }
-        Action::Go(job) => {
+        Reply::Go(job) => {
             stop.store(false, Ordering::Relaxed);
             let flag = Arc::clone(stop);
             let tx = tx.clone();
@@ -325,9 +326,9 @@ where
 /// `duel` without a new build), and for `uai` `--net FILE|none` with that
 /// network (or the pattern tables) at Strong and Master. Anything else is
 /// a usage error.
-fn protocol_eval(game: DuelGame, args: &[String], command: &str) -> Result<(), String> {
-    let known: &[&str] = match game {
-        DuelGame::Ataxx => &["eval", "net"],
+fn protocol_eval<G: EngineGame>(args: &[String], command: &str) -> Result<(), String> {
+    let known: &[&str] = match G::KIND {
+        GameKind::Ataxx => &["eval", "net"],
         _ => &["eval"],
     };
     let (rest, opts) = options(args, known).map_err(|_| usage(command))?;
@@ -338,7 +339,7 @@ fn protocol_eval(game: DuelGame, args: &[String], command: &str) -> Result<(), S
         use_net(net)?;
     }
     match opts.get("eval") {
-        Some(eval) => use_eval(game, eval),
+        Some(eval) => use_eval::<G>(eval),
         None => Ok(()),
     }
 }

@@ -2,8 +2,6 @@
 //! address checked, and which one a tab uses (link, setting, deployer's
 //! `<meta>`, page).
 
-use super::link::LinkError;
-
 /// The default server: the same host as the page, `ws` next to the app
 /// (`https://host/app/` → `wss://host/app/ws`; at the root that is the
 /// server's `/ws`), so a reverse proxy under a sub-path works too.
@@ -16,14 +14,19 @@ pub fn default_server_url(protocol: &str, host: &str, pathname: &str) -> String 
     format!("{scheme}://{host}{dir}ws")
 }
 
+/// A server address that is not `ws://` or `wss://` with a host: the text
+/// as given (in a link's `?server=` it is `link::LinkError::BadServer`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BadServer(pub String);
+
 /// A server address as typed: trimmed, and only `ws://` or `wss://` with a
 /// host and no spaces.
-pub fn validate_server_url(text: &str) -> Result<String, LinkError> {
+pub fn validate_server_url(text: &str) -> Result<String, BadServer> {
     let t = text.trim();
     let rest = t
         .strip_prefix("wss://")
         .or_else(|| t.strip_prefix("ws://"))
-        .ok_or_else(|| LinkError::BadServer(text.into()))?;
+        .ok_or_else(|| BadServer(text.into()))?;
     let host = rest.split(['/', '?', '#']).next().unwrap_or("");
     let host_ok = !host.is_empty()
         && !host.starts_with(':')
@@ -31,7 +34,7 @@ pub fn validate_server_url(text: &str) -> Result<String, LinkError> {
             .bytes()
             .all(|b| b.is_ascii_alphanumeric() || b"-._:[]".contains(&b));
     if !host_ok || t.contains(char::is_whitespace) || t.contains('#') {
-        return Err(LinkError::BadServer(text.into()));
+        return Err(BadServer(text.into()));
     }
     Ok(t.to_string())
 }

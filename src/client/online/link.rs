@@ -1,8 +1,9 @@
 //! Online links: what `?online=…`, `?watch=…` and `?key=…` ask for
-//! ([`route_of`]), the invite, spectator and room links the page hands
-//! out, and the room codes as the server writes them.
+//! ([`route_of`], [`OnlineLink`]: the online page a link opens), the
+//! invite, spectator and room links the page hands out, and the room
+//! codes as the server writes them.
 
-use super::address::validate_server_url;
+use super::address::{validate_server_url, BadServer};
 
 /// What an online link asks for.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -29,6 +30,12 @@ pub enum LinkError {
     BadServer(String),
     /// Both `online` and `watch`, or another contradiction.
     Ambiguous,
+}
+
+impl From<BadServer> for LinkError {
+    fn from(BadServer(text): BadServer) -> Self {
+        LinkError::BadServer(text)
+    }
 }
 
 /// The letters of room codes, join keys and seat tokens (lowercase base32).
@@ -115,6 +122,53 @@ pub fn room_query(room: &str, server: Option<&str>) -> String {
 pub fn link_on(page_url: &str, query: &str) -> String {
     let base = page_url.split(['?', '#']).next().unwrap_or(page_url);
     format!("{base}{query}")
+}
+
+/// An online page: what it is for, and the server named by its link.
+#[derive(Clone, Debug, PartialEq)]
+pub struct OnlineLink {
+    pub route: Route,
+    /// `?server=` (already validated).
+    pub server: Option<String>,
+}
+
+impl OnlineLink {
+    /// The setup screen.
+    pub fn setup() -> Self {
+        OnlineLink {
+            route: Route::Setup,
+            server: None,
+        }
+    }
+
+    /// The online page a link's parameters ask for: `Ok(None)` when the
+    /// link is not about online play; the problem when it is broken.
+    pub fn from_params(params: &[(String, String)]) -> Result<Option<Self>, LinkError> {
+        let route = route_of(params)?;
+        let server = params
+            .iter()
+            .find(|(k, _)| k == "server")
+            .map(|(_, v)| v.trim().to_string());
+        Ok(route.map(|route| OnlineLink { route, server }))
+    }
+
+    /// The query string of this page.
+    pub fn query(&self) -> String {
+        let server = self.server.as_deref();
+        match &self.route {
+            Route::Setup => {
+                let mut q = "?online".to_string();
+                if let Some(s) = server {
+                    q.push_str("&server=");
+                    q.push_str(&encode_component(s));
+                }
+                q
+            }
+            Route::Join { room, key } => invite_query(room, key, server),
+            Route::Room { room } => room_query(room, server),
+            Route::Watch { room } => watch_query(room, server),
+        }
+    }
 }
 
 #[cfg(test)]

@@ -1,7 +1,7 @@
 //! The online session: what a tab knows about its connection and its
 //! room, and how each [`ServerMsg`] changes it. The page (`ui::online`)
 //! owns the WebSocket and the timers; it feeds every event into a
-//! [`Session`] and carries out the [`Action`]s it gets back: entering a
+//! [`OnlineSession`] and carries out the [`Effect`]s it gets back: entering a
 //! room, refusals, moves in flight, reconnecting, and the clock shown
 //! from the server's numbers.
 //!
@@ -10,7 +10,7 @@
 //! brings the server's state back (`refused` is followed by `state`).
 
 use crate::games::any::Variant;
-use crate::games::Side;
+use crate::games::{Illegal, Side};
 use crate::protocol::online::{
     ClientMsg, ErrorCode, Event, GameState, Refusal, ServerMsg, SideChoice, Status,
     PROTOCOL_VERSION,
@@ -22,7 +22,7 @@ use super::timing::{backoff_ms, left_now};
 /// reconnection, so a dropped connection picks up where it was.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Intent {
-    /// Nothing (the setup screen, or stopped after a problem).
+    /// Nothing (the setup screen, or stopped after a halt).
     Idle,
     Create {
         game: Variant,
@@ -84,7 +84,7 @@ impl Intent {
 
 /// The connection as the player sees it.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Link {
+pub enum Connection {
     /// Not connected and not trying (idle or stopped).
     Down,
     /// Opening the WebSocket (attempt 0 is the first).
@@ -97,7 +97,7 @@ pub enum Link {
 
 /// Something that stops the session until the player does something else.
 #[derive(Clone, Debug, PartialEq)]
-pub enum Problem {
+pub enum Halt {
     /// The server refused to let this tab in (or to make the game).
     Refused { code: Refusal, reason: String },
     /// The server speaks another protocol version: reload the page.
@@ -108,9 +108,11 @@ pub enum Problem {
 /// error, an opponent leaving), shown for a few seconds.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Flash {
+    /// `why` is an illegal move's typed reason, when the server sent one.
     Refused {
         code: Refusal,
         reason: String,
+        why: Option<Illegal>,
     },
     Error {
         code: ErrorCode,
@@ -137,7 +139,7 @@ pub struct SeatInfo {
 
 /// What the page must do after an event.
 #[derive(Clone, Debug, PartialEq)]
-pub enum Action {
+pub enum Effect {
     /// Send this message.
     Send(ClientMsg),
     /// Keep this seat on the device (for reload, reconnect and resume);
@@ -151,9 +153,9 @@ pub enum Action {
 
 /// One tab's view of online play.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Session {
+pub struct OnlineSession {
     pub intent: Intent,
-    pub link: Link,
+    pub connection: Connection,
     /// Whether a connection has ever been welcomed (a later drop is
     /// "reconnecting"; failing from the start is "can't reach").
     pub ever_open: bool,
@@ -166,7 +168,7 @@ pub struct Session {
     pub received_at: f64,
     /// When (on this page's clock) the server took the state's clock
     /// figures: `received_at` less the message's travel time, when the
-    /// offset between the clocks is known (see [`Session::clock_offset`]).
+    /// offset between the clocks is known (see [`OnlineSession::clock_offset`]).
     pub taken_at: f64,
     /// The server's clock minus this page's, and the round trip it was
     /// measured over (the smaller, the better): from `hello` → `welcome`
@@ -180,7 +182,7 @@ pub struct Session {
     /// A move sent and not yet answered: (ply, move).
     pub pending: Option<(u32, String)>,
     pub flash: Option<(Flash, f64)>,
-    pub problem: Option<Problem>,
+    pub halt: Option<Halt>,
     /// The server's auto-resume time, from `welcome`.
     pub auto_resume_ms: Option<u64>,
     /// The game asked for or being played (known before the first state
@@ -188,23 +190,23 @@ pub struct Session {
     pub game: Option<Variant>,
 }
 
-impl Default for Session {
+impl Default for OnlineSession {
     fn default() -> Self {
-        Session::new(Intent::Idle)
+        OnlineSession::new(Intent::Idle)
     }
 }
 
-impl Session {
+impl OnlineSession {
     /// A session that wants `intent` (connect next).
     pub fn new(intent: Intent) -> Self {
         let game = match &intent {
             Intent::Create { game, .. } | Intent::QuickMatch { game, .. } => Some(*game),
             _ => None,
         };
-        Session {
+        OnlineSession {
             game,
             intent,
-            link: Link::Down,
+            connection: Connection::Down,
             ever_open: false,
             entered: false,
             seat: None,
@@ -217,31 +219,31 @@ impl Session {
             queued: false,
             pending: None,
             flash: None,
-            problem: None,
+            halt: None,
             auto_resume_ms: None,
         }
     }
 
     /// Whether the page should hold a connection.
     pub fn wants_connection(&self) -> bool {
-        self.intent != Intent::Idle && self.problem.is_none()
+        self.intent != Intent::Idle && self.halt.is_none()
     }
 
     /// The WebSocket is being opened.
     pub fn connecting(&mut self) {
-        let attempt = match self.link {
-            Link::Retrying { attempt, .. } | Link::Connecting { attempt } => attempt,
+        let attempt = match self.connection {
+            Connection::Retrying { attempt, .. } | Connection::Connecting { attempt } => attempt,
             _ => 0,
         };
-        self.link = Link::Connecting { attempt };
+        self.connection = Connection::Connecting { attempt };
     }
 
     /// The WebSocket opened at `now`: say hello (the intent follows the
     /// welcome).
-    pub fn opened(&mut self, now: f64) -> Vec<Action> {
+    pub fn opened(&mut self, now: f64) -> Vec<Effect> {
         self.hello_at = Some(now);
         self.ping_at = None;
-        vec![Action::Send(ClientMsg::Hello {
+        vec![Effect::Send(ClientMsg::Hello {
             v: PROTOCOL_VERSION,
         })]
     }
@@ -253,15 +255,17 @@ impl Session {
         self.queued = false;
         self.pending = None;
         if !self.wants_connection() {
-            self.link = Link::Down;
+            self.connection = Connection::Down;
             return None;
         }
-        let attempt = match self.link {
-            Link::Connecting { attempt } | Link::Retrying { attempt, .. } => attempt + 1,
+        let attempt = match self.connection {
+            Connection::Connecting { attempt } | Connection::Retrying { attempt, .. } => {
+                attempt + 1
+            }
             _ => 1,
         };
         let wait = backoff_ms(attempt);
-        self.link = Link::Retrying {
+        self.connection = Connection::Retrying {
             attempt,
             retry_at: now + f64::from(wait),
         };
@@ -269,22 +273,22 @@ impl Session {
     }
 
     /// Stops everything (the player left the page or cancelled).
-    pub fn stop(&mut self) -> Vec<Action> {
+    pub fn stop(&mut self) -> Vec<Effect> {
         let mut out = Vec::new();
-        if self.queued && self.link == Link::Open {
-            out.push(Action::Send(ClientMsg::CancelQuickMatch));
+        if self.queued && self.connection == Connection::Open {
+            out.push(Effect::Send(ClientMsg::CancelQuickMatch));
         }
         self.intent = Intent::Idle;
         self.queued = false;
-        out.push(Action::Stop);
+        out.push(Effect::Stop);
         out
     }
 
     /// Withdraws this tab's invite (the room is deleted on the server and
     /// its seat forgotten here) and stops, when it is an invite nobody has
-    /// taken on an open connection; otherwise the same as [`Session::stop`]
+    /// taken on an open connection; otherwise the same as [`OnlineSession::stop`]
     /// (the seat stays, to come back to).
-    pub fn withdraw(&mut self) -> Vec<Action> {
+    pub fn withdraw(&mut self) -> Vec<Effect> {
         let waiting = self
             .state
             .as_ref()
@@ -292,13 +296,15 @@ impl Session {
         let created = self.seat.as_ref().is_some_and(|s| s.created);
         let room = self.seat.as_ref().map(|s| s.room.clone());
         match room {
-            Some(room) if waiting && created && self.entered && self.link == Link::Open => {
+            Some(room)
+                if waiting && created && self.entered && self.connection == Connection::Open =>
+            {
                 self.intent = Intent::Idle;
                 self.seat = None;
                 vec![
-                    Action::Send(ClientMsg::CancelInvite),
-                    Action::Forget { room },
-                    Action::Stop,
+                    Effect::Send(ClientMsg::CancelInvite),
+                    Effect::Forget { room },
+                    Effect::Stop,
                 ]
             }
             _ => self.stop(),
@@ -306,7 +312,7 @@ impl Session {
     }
 
     /// Takes in one message from the server.
-    pub fn receive(&mut self, msg: ServerMsg, now: f64) -> Vec<Action> {
+    pub fn receive(&mut self, msg: ServerMsg, now: f64) -> Vec<Effect> {
         let mut out = Vec::new();
         match msg {
             ServerMsg::Welcome {
@@ -317,11 +323,11 @@ impl Session {
                 if let Some(sent) = self.hello_at.take() {
                     self.clock_sample(sent, server_ms, now);
                 }
-                self.link = Link::Open;
+                self.connection = Connection::Open;
                 self.ever_open = true;
                 self.auto_resume_ms = Some(limits.auto_resume_ms);
                 if let Some(m) = self.intent.message() {
-                    out.push(Action::Send(m));
+                    out.push(Effect::Send(m));
                 }
             }
             ServerMsg::Seat {
@@ -345,7 +351,7 @@ impl Session {
                 self.queued = false;
                 self.intent = Intent::Seat { room, token };
                 self.seat = Some(seat.clone());
-                out.push(Action::Remember { seat, over: false });
+                out.push(Effect::Remember { seat, over: false });
             }
             ServerMsg::Update(update) => {
                 // Moves after the ones we have: merged into the state. An
@@ -356,7 +362,7 @@ impl Session {
                     .and_then(|mut s| s.apply(update).then_some(s));
                 match merged {
                     Some(state) => out.extend(self.receive(ServerMsg::State(state), now)),
-                    None => out.push(Action::Send(ClientMsg::Sync)),
+                    None => out.push(Effect::Send(ClientMsg::Sync)),
                 }
             }
             ServerMsg::State(state) => {
@@ -380,7 +386,7 @@ impl Session {
                         || state.event == Event::Started
                         || state.event == Event::Rematch
                     {
-                        out.push(Action::Remember {
+                        out.push(Effect::Remember {
                             seat: seat.clone(),
                             over,
                         });
@@ -391,7 +397,7 @@ impl Session {
                 self.taken_at = now - self.travel_time(state.clock.at_ms, now);
                 self.state = Some(state);
             }
-            ServerMsg::Refused { code, reason } => {
+            ServerMsg::Refused { code, reason, why } => {
                 self.pending = None;
                 let entering = !self.entered
                     && matches!(
@@ -408,27 +414,27 @@ impl Session {
                 if entering || quick_refused {
                     if let Intent::Seat { room, .. } = &self.intent {
                         if matches!(code, Refusal::NoSuchRoom | Refusal::BadToken) {
-                            out.push(Action::Forget { room: room.clone() });
+                            out.push(Effect::Forget { room: room.clone() });
                         }
                     }
-                    self.problem = Some(Problem::Refused { code, reason });
+                    self.halt = Some(Halt::Refused { code, reason });
                     self.intent = Intent::Idle;
-                    out.push(Action::Stop);
+                    out.push(Effect::Stop);
                 } else if !queue_noise {
-                    self.flash = Some((Flash::Refused { code, reason }, now));
+                    self.flash = Some((Flash::Refused { code, reason, why }, now));
                 }
             }
             ServerMsg::Error { code, message } => {
                 self.pending = None;
                 if code == ErrorCode::Version {
-                    self.problem = Some(Problem::Version(message));
+                    self.halt = Some(Halt::Version(message));
                     self.intent = Intent::Idle;
-                    out.push(Action::Stop);
+                    out.push(Effect::Stop);
                 } else {
                     self.flash = Some((Flash::Error { code, message }, now));
                     // A message that went astray may have been a move: ask again.
                     if self.entered {
-                        out.push(Action::Send(ClientMsg::Sync));
+                        out.push(Effect::Send(ClientMsg::Sync));
                     }
                 }
             }
@@ -461,7 +467,7 @@ impl Session {
     /// an open connection, with no move in flight.
     pub fn can_move(&self) -> bool {
         let Some(s) = &self.state else { return false };
-        self.link == Link::Open
+        self.connection == Connection::Open
             && self.entered
             && self.pending.is_none()
             && s.status == Status::Playing
@@ -469,19 +475,19 @@ impl Session {
     }
 
     /// Sends `mv` (the game's notation) as the next move, if allowed.
-    pub fn play(&mut self, mv: String) -> Option<Action> {
+    pub fn play(&mut self, mv: String) -> Option<Effect> {
         if !self.can_move() {
             return None;
         }
         let ply = self.state.as_ref()?.moves.len() as u32;
         self.pending = Some((ply, mv.clone()));
-        Some(Action::Send(ClientMsg::Move { ply, mv }))
+        Some(Effect::Send(ClientMsg::Move { ply, mv }))
     }
 
     /// A game control (pause, resign, draw, rematch), if the connection is open.
-    pub fn control(&self, msg: ClientMsg) -> Option<Action> {
-        (self.link == Link::Open && self.entered && self.you().is_some())
-            .then_some(Action::Send(msg))
+    pub fn control(&self, msg: ClientMsg) -> Option<Effect> {
+        (self.connection == Connection::Open && self.entered && self.you().is_some())
+            .then_some(Effect::Send(msg))
     }
 
     /// The moves to show: the server's, plus a move in flight.
@@ -500,9 +506,9 @@ impl Session {
     }
 
     /// A ping to send now (`t` is for the server to echo).
-    pub fn ping(&mut self, t: u64, now: f64) -> Vec<Action> {
+    pub fn ping(&mut self, t: u64, now: f64) -> Vec<Effect> {
         self.ping_at = Some(now);
-        vec![Action::Send(ClientMsg::Ping { t })]
+        vec![Effect::Send(ClientMsg::Ping { t })]
     }
 
     /// One measurement of the clocks' offset: a message sent at `sent`
@@ -617,11 +623,11 @@ mod tests {
         }
     }
 
-    fn sends(actions: &[Action]) -> Vec<ClientMsg> {
+    fn sends(actions: &[Effect]) -> Vec<ClientMsg> {
         actions
             .iter()
             .filter_map(|a| match a {
-                Action::Send(m) => Some(m.clone()),
+                Effect::Send(m) => Some(m.clone()),
                 _ => None,
             })
             .collect()
@@ -642,7 +648,7 @@ mod tests {
     fn cancel_withdraws_an_invite_nobody_took() {
         let game = Variant::Ataxx(AtaxxRules::default());
         let invite = |status: Status, created: bool| {
-            let mut s = Session::new(Intent::Create {
+            let mut s = OnlineSession::new(Intent::Create {
                 game,
                 clock_secs: 30,
                 side: SideChoice::Second,
@@ -668,9 +674,9 @@ mod tests {
         assert_eq!(
             s.withdraw(),
             [
-                Action::Send(ClientMsg::CancelInvite),
-                Action::Forget { room: ROOM.into() },
-                Action::Stop
+                Effect::Send(ClientMsg::CancelInvite),
+                Effect::Forget { room: ROOM.into() },
+                Effect::Stop
             ]
         );
         assert_eq!(s.intent, Intent::Idle);
@@ -678,18 +684,18 @@ mod tests {
         assert_eq!(s.closed(3.0), None, "no reconnecting after a withdrawal");
         for (status, created) in [(Status::Playing, true), (Status::Waiting, false)] {
             let mut s = invite(status, created);
-            assert_eq!(s.withdraw(), [Action::Stop], "{status:?} {created}");
+            assert_eq!(s.withdraw(), [Effect::Stop], "{status:?} {created}");
         }
         // Not connected: nothing to tell the server; the seat stays.
         let mut s = invite(Status::Waiting, true);
         s.closed(3.0);
-        assert_eq!(s.withdraw(), [Action::Stop]);
+        assert_eq!(s.withdraw(), [Effect::Stop]);
     }
 
     #[test]
     fn create_then_play_a_move_then_reconnect_with_the_seat() {
         let game = Variant::Ataxx(AtaxxRules::default());
-        let mut s = Session::new(Intent::Create {
+        let mut s = OnlineSession::new(Intent::Create {
             game,
             clock_secs: 30,
             side: SideChoice::First,
@@ -710,7 +716,7 @@ mod tests {
                 side: SideChoice::First
             }]
         );
-        assert_eq!(s.link, Link::Open);
+        assert_eq!(s.connection, Connection::Open);
         let a = s.receive(
             ServerMsg::Seat {
                 room: ROOM.into(),
@@ -721,7 +727,7 @@ mod tests {
             1.0,
         );
         assert!(
-            matches!(&a[..], [Action::Remember { seat, over: false }] if seat.created && seat.join_key.as_deref() == Some(KEY))
+            matches!(&a[..], [Effect::Remember { seat, over: false }] if seat.created && seat.join_key.as_deref() == Some(KEY))
         );
         s.receive(
             ServerMsg::State(state(
@@ -753,7 +759,7 @@ mod tests {
         assert!(s.can_move());
         assert_eq!(
             s.play("b6".into()),
-            Some(Action::Send(ClientMsg::Move {
+            Some(Effect::Send(ClientMsg::Move {
                 ply: 0,
                 mv: "b6".into()
             }))
@@ -776,8 +782,8 @@ mod tests {
         // The connection drops: retry with backoff, then reconnect with the seat.
         assert_eq!(s.closed(10.0), Some(500));
         assert_eq!(
-            s.link,
-            Link::Retrying {
+            s.connection,
+            Connection::Retrying {
                 attempt: 1,
                 retry_at: 510.0
             }
@@ -798,13 +804,13 @@ mod tests {
                 token: "t".repeat(32)
             }]
         );
-        assert_eq!(s.link, Link::Open);
+        assert_eq!(s.connection, Connection::Open);
         assert_eq!(s.closed(3000.0), Some(500), "a welcome resets the backoff");
     }
 
     #[test]
     fn a_refused_move_clears_the_move_in_flight_and_the_state_resyncs() {
-        let mut s = Session::new(Intent::Seat {
+        let mut s = OnlineSession::new(Intent::Seat {
             room: ROOM.into(),
             token: "t".into(),
         });
@@ -824,7 +830,11 @@ mod tests {
         let a = s.receive(
             ServerMsg::Refused {
                 code: Refusal::IllegalMove,
-                reason: "a1a3 is not legal here".into(),
+                reason: "illegal move: a3 is more than two squares from a1".into(),
+                why: Some(Illegal::Ataxx(crate::games::ataxx::AtaxxIllegal::TooFar {
+                    from: 0,
+                    to: 14,
+                })),
             },
             5.0,
         );
@@ -837,6 +847,7 @@ mod tests {
             s.flash_at(6.0, 4000.0),
             Some(Flash::Refused {
                 code: Refusal::IllegalMove,
+                why: Some(Illegal::Ataxx(_)),
                 ..
             })
         ));
@@ -870,7 +881,7 @@ mod tests {
 
     #[test]
     fn refusals_to_enter_stop_the_session_and_forget_dead_seats() {
-        let mut s = Session::new(Intent::Seat {
+        let mut s = OnlineSession::new(Intent::Seat {
             room: ROOM.into(),
             token: "t".into(),
         });
@@ -880,21 +891,22 @@ mod tests {
             ServerMsg::Refused {
                 code: Refusal::NoSuchRoom,
                 reason: "no such room".into(),
+                why: None,
             },
             1.0,
         );
-        assert_eq!(a, [Action::Forget { room: ROOM.into() }, Action::Stop]);
+        assert_eq!(a, [Effect::Forget { room: ROOM.into() }, Effect::Stop]);
         assert!(matches!(
-            s.problem,
-            Some(Problem::Refused {
+            s.halt,
+            Some(Halt::Refused {
                 code: Refusal::NoSuchRoom,
                 ..
             })
         ));
         assert_eq!(s.closed(2.0), None, "no reconnecting after a refusal");
-        assert_eq!(s.link, Link::Down);
+        assert_eq!(s.connection, Connection::Down);
 
-        let mut j = Session::new(Intent::Join {
+        let mut j = OnlineSession::new(Intent::Join {
             room: ROOM.into(),
             key: KEY.into(),
         });
@@ -903,12 +915,13 @@ mod tests {
             ServerMsg::Refused {
                 code: Refusal::RoomFull,
                 reason: "full".into(),
+                why: None,
             },
             1.0,
         );
-        assert_eq!(a, [Action::Stop], "nothing stored is forgotten for a join");
+        assert_eq!(a, [Effect::Stop], "nothing stored is forgotten for a join");
 
-        let mut v = Session::new(Intent::Seat {
+        let mut v = OnlineSession::new(Intent::Seat {
             room: ROOM.into(),
             token: "t".into(),
         });
@@ -920,14 +933,14 @@ mod tests {
             },
             1.0,
         );
-        assert_eq!(a, [Action::Stop]);
-        assert!(matches!(v.problem, Some(Problem::Version(_))));
+        assert_eq!(a, [Effect::Stop]);
+        assert!(matches!(v.halt, Some(Halt::Version(_))));
     }
 
     #[test]
     fn quick_match_waits_then_sits_down() {
         let game = Variant::Ataxx(AtaxxRules::default());
-        let mut s = Session::new(Intent::QuickMatch {
+        let mut s = OnlineSession::new(Intent::QuickMatch {
             game,
             clock_secs: 30,
         });
@@ -976,7 +989,7 @@ mod tests {
             700.0,
         );
         assert!(
-            matches!(&a[..], [Action::Remember { seat, .. }] if !seat.created && seat.side == Side::Second)
+            matches!(&a[..], [Effect::Remember { seat, .. }] if !seat.created && seat.side == Side::Second)
         );
         assert!(!s.queued);
         assert_eq!(
@@ -987,7 +1000,7 @@ mod tests {
             }
         );
         // Cancelling while queued tells the server.
-        let mut c = Session::new(Intent::QuickMatch {
+        let mut c = OnlineSession::new(Intent::QuickMatch {
             game,
             clock_secs: 30,
         });
@@ -1001,14 +1014,14 @@ mod tests {
         );
         assert_eq!(
             c.stop(),
-            [Action::Send(ClientMsg::CancelQuickMatch), Action::Stop]
+            [Effect::Send(ClientMsg::CancelQuickMatch), Effect::Stop]
         );
         assert_eq!(c.closed(1.0), None);
     }
 
     #[test]
     fn updates_append_moves_and_a_gap_asks_for_the_whole_state() {
-        let mut s = Session::new(Intent::Watch { room: ROOM.into() });
+        let mut s = OnlineSession::new(Intent::Watch { room: ROOM.into() });
         s.receive(welcome(), 0.0);
         s.receive(
             ServerMsg::State(state(
@@ -1043,7 +1056,7 @@ mod tests {
             sends(&s.receive(ServerMsg::Update(other.clone()), 4.0)),
             [ClientMsg::Sync]
         );
-        let mut fresh = Session::new(Intent::Watch { room: ROOM.into() });
+        let mut fresh = OnlineSession::new(Intent::Watch { room: ROOM.into() });
         assert_eq!(
             sends(&fresh.receive(ServerMsg::Update(other), 4.0)),
             [ClientMsg::Sync]
@@ -1058,7 +1071,7 @@ mod tests {
     /// than the round trip is ever taken off: 80.
     #[test]
     fn the_clock_shown_takes_the_travel_time_off() {
-        let mut s = Session::new(Intent::Watch { room: ROOM.into() });
+        let mut s = OnlineSession::new(Intent::Watch { room: ROOM.into() });
         s.connecting();
         s.opened(100.0);
         let welcome_at = |server_ms| ServerMsg::Welcome {
@@ -1113,7 +1126,7 @@ mod tests {
         s.receive(ServerMsg::Pong { t: 1, server_ms: 5 }, 2_600.0);
         assert_eq!(s.clock_offset.unwrap().1, 20.0);
         // A server that does not stamp: the clock is as received.
-        let mut old = Session::new(Intent::Watch { room: ROOM.into() });
+        let mut old = OnlineSession::new(Intent::Watch { room: ROOM.into() });
         old.opened(0.0);
         old.receive(welcome(), 50.0);
         assert_eq!(old.clock_offset, None);
@@ -1130,7 +1143,7 @@ mod tests {
 
     #[test]
     fn presence_pause_clock_and_controls() {
-        let mut s = Session::new(Intent::Watch { room: ROOM.into() });
+        let mut s = OnlineSession::new(Intent::Watch { room: ROOM.into() });
         s.receive(welcome(), 0.0);
         let mut st = state(&["b6"], Side::Second, Status::Paused, None, Event::Paused);
         st.paused_by = Some(Side::First);
@@ -1164,7 +1177,7 @@ mod tests {
 
     #[test]
     fn finishing_a_game_is_remembered_and_rematch_swaps_sides() {
-        let mut s = Session::new(Intent::Seat {
+        let mut s = OnlineSession::new(Intent::Seat {
             room: ROOM.into(),
             token: "t".into(),
         });
@@ -1198,7 +1211,7 @@ mod tests {
             )),
             1.0,
         );
-        assert!(matches!(&a[..], [Action::Remember { over: true, .. }]));
+        assert!(matches!(&a[..], [Effect::Remember { over: true, .. }]));
         let mut again = state(
             &[],
             Side::First,
@@ -1209,7 +1222,7 @@ mod tests {
         again.game_no = 2;
         let a = s.receive(ServerMsg::State(again), 2.0);
         assert!(
-            matches!(&a[..], [Action::Remember { over: false, seat }] if seat.side == Side::Second)
+            matches!(&a[..], [Effect::Remember { over: false, seat }] if seat.side == Side::Second)
         );
         assert_eq!(s.you(), Some(Side::Second));
     }

@@ -93,33 +93,6 @@ pub fn distance(a: Square, b: Square) -> u8 {
     ar.abs_diff(br).max(af.abs_diff(bf))
 }
 
-/// Iterates the squares of a bitboard, lowest first.
-#[derive(Clone, Copy, Debug)]
-pub struct Bits(pub u64);
-
-impl Iterator for Bits {
-    type Item = Square;
-
-    #[inline]
-    fn next(&mut self) -> Option<Square> {
-        if self.0 == 0 {
-            None
-        } else {
-            let sq = self.0.trailing_zeros() as Square;
-            self.0 &= self.0 - 1;
-            Some(sq)
-        }
-    }
-
-    #[inline]
-    fn size_hint(&self) -> (usize, Option<usize>) {
-        let n = self.0.count_ones() as usize;
-        (n, Some(n))
-    }
-}
-
-impl ExactSizeIterator for Bits {}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -5,27 +5,36 @@
 
 use super::board::bit;
 use super::{Ataxx, AtaxxRules};
-use crate::games::{Game, GameError, Side};
+use crate::games::{Game, GameError, PositionError, PositionKind, Side};
 
-fn bad(msg: String) -> GameError {
-    GameError::BadPosition(msg)
+fn bad(kind: PositionKind, msg: String) -> GameError {
+    GameError::BadPosition(PositionError::new(kind, msg))
 }
 
 /// Reads a FEN into a validated position.
 pub(super) fn parse(text: &str, rules: &AtaxxRules) -> Result<Ataxx, GameError> {
     let fields: Vec<&str> = text.split_whitespace().collect();
     match fields.len() {
-        0 => return Err(bad("the position text is empty".to_string())),
+        0 => {
+            return Err(bad(
+                PositionKind::Empty,
+                "the position text is empty".to_string(),
+            ))
+        }
         1 => {
             return Err(bad(
+                PositionKind::Missing,
                 "the side to move is missing (expected e.g. 'x5o/7/7/7/7/7/o5x x 0 1')".to_string(),
             ))
         }
         2..=4 => {}
         n => {
-            return Err(bad(format!(
-                "too many fields: {n} (expected board, side, jump counter, full-move number)"
-            )))
+            return Err(bad(
+                PositionKind::Fields { found: n },
+                format!(
+                    "too many fields: {n} (expected board, side, jump counter, full-move number)"
+                ),
+            ))
         }
     }
 
@@ -33,10 +42,13 @@ pub(super) fn parse(text: &str, rules: &AtaxxRules) -> Result<Ataxx, GameError> 
     let mut gaps = 0u64;
     let ranks: Vec<&str> = fields[0].split('/').collect();
     if ranks.len() != 7 {
-        return Err(bad(format!(
-            "the board has {} ranks separated by '/'; it needs 7",
-            ranks.len()
-        )));
+        return Err(bad(
+            PositionKind::Board,
+            format!(
+                "the board has {} ranks separated by '/'; it needs 7",
+                ranks.len()
+            ),
+        ));
     }
     for (i, rank_text) in ranks.iter().enumerate() {
         let rank = 6 - i as u8; // the first rank written is rank 7
@@ -47,22 +59,23 @@ pub(super) fn parse(text: &str, rules: &AtaxxRules) -> Result<Ataxx, GameError> 
             let is_digit = c.is_ascii_digit();
             if is_digit {
                 if prev_digit {
-                    return Err(bad(format!(
+                    return Err(bad(PositionKind::Board, format!(
                         "rank {rank_no} ('{rank_text}') has two digits in a row; write one run of empty squares as one digit"
                     )));
                 }
                 let n = c as u8 - b'0';
                 if !(1..=7).contains(&n) {
-                    return Err(bad(format!(
+                    return Err(bad(PositionKind::Board, format!(
                         "rank {rank_no} ('{rank_text}') has the digit {c}; runs of empty squares are 1-7"
                     )));
                 }
                 file = file.saturating_add(n);
             } else {
                 if file >= 7 {
-                    return Err(bad(format!(
-                        "rank {rank_no} ('{rank_text}') has more than 7 squares"
-                    )));
+                    return Err(bad(
+                        PositionKind::Board,
+                        format!("rank {rank_no} ('{rank_text}') has more than 7 squares"),
+                    ));
                 }
                 let b = bit(rank * 7 + file);
                 match c {
@@ -70,7 +83,7 @@ pub(super) fn parse(text: &str, rules: &AtaxxRules) -> Result<Ataxx, GameError> 
                     'o' => pieces[1] |= b,
                     '-' => gaps |= b,
                     _ => {
-                        return Err(bad(format!(
+                        return Err(bad(PositionKind::Char { found: c }, format!(
                             "rank {rank_no} ('{rank_text}') has the unknown character '{c}' (expected x, o, - or a digit 1-7)"
                         )))
                     }
@@ -81,9 +94,10 @@ pub(super) fn parse(text: &str, rules: &AtaxxRules) -> Result<Ataxx, GameError> 
         }
         if file != 7 {
             let what = if file > 7 { "more" } else { "fewer" };
-            return Err(bad(format!(
-                "rank {rank_no} ('{rank_text}') has {what} than 7 squares ({file})"
-            )));
+            return Err(bad(
+                PositionKind::Board,
+                format!("rank {rank_no} ('{rank_text}') has {what} than 7 squares ({file})"),
+            ));
         }
     }
 
@@ -91,18 +105,24 @@ pub(super) fn parse(text: &str, rules: &AtaxxRules) -> Result<Ataxx, GameError> 
         "x" => Side::First,
         "o" => Side::Second,
         s => {
-            return Err(bad(format!(
-                "the side to move is '{s}'; it must be 'x' or 'o'"
-            )))
+            return Err(bad(
+                PositionKind::Side {
+                    found: s.to_string(),
+                },
+                format!("the side to move is '{s}'; it must be 'x' or 'o'"),
+            ))
         }
     };
 
     let jumps = match fields.get(2) {
         None => 0,
         Some(s) => s.parse::<u32>().map_err(|_| {
-            bad(format!(
-                "the jump counter is '{s}'; it must be a whole number 0 or more"
-            ))
+            bad(
+                PositionKind::Number {
+                    found: s.to_string(),
+                },
+                format!("the jump counter is '{s}'; it must be a whole number 0 or more"),
+            )
         })?,
     };
     let fullmove = match fields.get(3) {
@@ -110,9 +130,12 @@ pub(super) fn parse(text: &str, rules: &AtaxxRules) -> Result<Ataxx, GameError> 
         Some(s) => match s.parse::<u32>() {
             Ok(n) if n >= 1 => n,
             _ => {
-                return Err(bad(format!(
-                    "the full-move number is '{s}'; it must be a whole number 1 or more"
-                )))
+                return Err(bad(
+                    PositionKind::Number {
+                        found: s.to_string(),
+                    },
+                    format!("the full-move number is '{s}'; it must be a whole number 1 or more"),
+                ))
             }
         },
     };

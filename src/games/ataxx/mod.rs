@@ -11,16 +11,25 @@
 
 pub mod board;
 mod fen;
+mod illegal;
 mod movegen;
 mod notation;
 pub mod uai;
 mod zobrist;
 
+pub use illegal::AtaxxIllegal;
 pub use notation::{parse_square, square_name};
+
+/// The game's slug in the list (links, files, commands), its English name
+/// and tagline, and the other name the command line accepts.
+pub const SLUG: &str = "ataxx";
+pub const TITLE: &str = "Territory Duel";
+pub const TAGLINE: &str = "Clone and jump to take over the board.";
+pub const OTHER_NAMES: &[&str] = &["territory-duel"];
 
 use board::{bit, FULL, JUMPS, NEIGHBOURS};
 
-use super::{EndReason, Game, GameError, Outcome, Side};
+use super::{EndReason, Game, GameError, Mode, Outcome, Side};
 
 /// A square, `0..49`: `rank * 7 + file`, so `a1` = 0, `g1` = 6, `a7` = 42, `g7` = 48.
 pub type Square = u8;
@@ -206,6 +215,26 @@ impl Game for Ataxx {
     type Move = AtaxxMove;
     type Rules = AtaxxRules;
 
+    /// Against the computer a player who cannot move loses (the computer
+    /// is never left waiting on a pass); online and with two players on
+    /// one device the player passes (the rules file: "a link cannot choose
+    /// another"; the page refuses a link that names the other rule).
+    fn rules_for(mode: Mode, _chosen: &AtaxxRules) -> AtaxxRules {
+        match mode {
+            Mode::Computer => AtaxxRules {
+                no_move: NoMoveRule::Lose,
+            },
+            Mode::Online | Mode::TwoPlayers => AtaxxRules {
+                no_move: NoMoveRule::Pass,
+            },
+        }
+    }
+
+    /// The pass of a player with no clone or jump, under the pass rule.
+    fn forced_move(&self) -> Option<AtaxxMove> {
+        self.must_pass().then_some(AtaxxMove::Pass)
+    }
+
     fn start(rules: &AtaxxRules) -> Self {
         // a7 and g1 for X, a1 and g7 for O.
         Ataxx::from_parts(
@@ -234,6 +263,10 @@ impl Game for Ataxx {
         self.side
     }
 
+    fn why_illegal(&self, mv: AtaxxMove) -> crate::games::Illegal {
+        crate::games::Illegal::Ataxx(self.reason(mv))
+    }
+
     /// Clones (one per target square), then jumps (origin, target); in pass
     /// mode exactly `[Pass]` when the mover has neither but the game goes on.
     fn legal_moves_into(&self, out: &mut Vec<AtaxxMove>) {
@@ -260,8 +293,8 @@ impl Game for Ataxx {
     ///
     /// Rule 6 comes last so that a position which is also over by 1–5 is
     /// scored by count (e.g. a full board in lose mode is not a loss for
-    /// the mover). Repetition (4) and time (7) need the history: see
-    /// [`crate::games::Record`].
+    /// the mover). Repetition (4, decided by count too: [`Game::adjudicate`])
+    /// and time (7) need the history: see [`crate::games::Record`].
     fn outcome(&self) -> Option<Outcome> {
         let (x, o) = (self.count(Side::First), self.count(Side::Second));
         let by_count = |reason| Some(Outcome::by_count(x, o, reason));
@@ -301,6 +334,13 @@ impl Game for Ataxx {
     /// and the opponent's jumps can bring the position back.
     fn is_irreversible(&self, mv: AtaxxMove) -> bool {
         matches!(mv, AtaxxMove::Clone { .. })
+    }
+
+    /// By the piece count, as endings 1–5 (the rules file: "In cases 1–5
+    /// the side with more pieces wins; equal counts are a draw", case 4
+    /// being the third occurrence), and so is the online ply cap.
+    fn adjudicate(&self, reason: EndReason) -> Outcome {
+        Outcome::by_count(self.count(Side::First), self.count(Side::Second), reason)
     }
 }
 

@@ -1,8 +1,9 @@
 //! Move generation and move application on bitboards.
 
-use super::board::{bit, reach, singles, Bits, FULL, JUMPS, NEIGHBOURS};
+use super::board::{bit, reach, singles, FULL, JUMPS, NEIGHBOURS};
 use super::zobrist::{flip_keys, KEYS};
 use super::{Ataxx, AtaxxMove, NoMoveRule, JUMP_LIMIT};
+use crate::games::bits::Bits;
 use crate::games::Side;
 
 impl Ataxx {

@@ -14,8 +14,18 @@
 //! - [`MoveLimit::TerritoryDuel`]: our rule 5 (80 jumps in a row without a
 //!   capture, decided by count), exactly as [`Ataxx`] plays it.
 //!
-//! Threefold repetition is a draw under both, as [`crate::games::Record`]
-//! decides it.
+//! The third occurrence of a position ([`crate::games::Record`] ends the
+//! game there, and the search scores a repetition in its tree so) and any
+//! ply cap ([`Game::adjudicate`]):
+//!
+//! - under [`MoveLimit::Uai`], a draw. libataxx and the match runners built
+//!   on it (cuteataxx) have no repetition rule at all: a game that goes
+//!   round a cycle of jumps runs on until the 100-ply counter draws it
+//!   (no clone comes in a cycle), and a game-length adjudication is a
+//!   draw too. A repetition is therefore worth a draw to an engine under
+//!   that convention, as Ataxx engines score it.
+//! - under [`MoveLimit::TerritoryDuel`], by the piece count, as our rules
+//!   decide it ([`Ataxx`]).
 
 use super::{Ataxx, AtaxxMove, AtaxxRules};
 use crate::games::{EndReason, Game, GameError, Outcome, Side};
@@ -156,6 +166,10 @@ impl Game for UaiAtaxx {
         self.pos.side_to_move()
     }
 
+    fn why_illegal(&self, mv: AtaxxMove) -> crate::games::Illegal {
+        self.pos.why_illegal(mv)
+    }
+
     fn legal_moves_into(&self, out: &mut Vec<AtaxxMove>) {
         if self.uai() && self.halfmoves >= HALFMOVE_LIMIT {
             out.clear();
@@ -202,6 +216,16 @@ impl Game for UaiAtaxx {
             matches!(mv, AtaxxMove::Clone { .. })
         } else {
             self.pos.is_irreversible(mv)
+        }
+    }
+
+    /// A draw under UAI (libataxx has no repetition rule: the cycle runs
+    /// into the 100-ply draw), by the piece count under our rules.
+    fn adjudicate(&self, reason: EndReason) -> Outcome {
+        if self.uai() {
+            Outcome::draw(reason)
+        } else {
+            self.pos.adjudicate(reason)
         }
     }
 }

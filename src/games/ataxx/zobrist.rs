@@ -1,9 +1,11 @@
 //! Zobrist keys: one random 64-bit key per (piece kind, square) and one for
-//! the side to move, generated at compile time by splitmix64 from a fixed
-//! seed so hashes are identical on every build and platform (native, wasm).
+//! the side to move, drawn at compile time from the games' one generator
+//! ([`crate::games::zobrist`]) with a fixed seed, so hashes are identical
+//! on every build and platform (native, wasm).
 
-use super::board::{Bits, SQUARES};
-use crate::games::{splitmix64, Side};
+use super::board::SQUARES;
+use crate::games::bits::Bits;
+use crate::games::{zobrist, Side};
 
 /// The key tables: `[X, O, gap]` by square, `X ^ O` by square (a flip),
 /// and the side-to-move key.
@@ -14,20 +16,8 @@ pub struct Keys {
 }
 
 const fn make_keys() -> Keys {
-    let mut state = 0x5354_4F4E_4550_4C41; // "STONEPLA"
-    let mut squares = [[0u64; 64]; 3];
-    let mut kind = 0;
-    while kind < 3 {
-        let mut sq = 0;
-        while sq < SQUARES {
-            let (next, key) = splitmix64(state);
-            state = next;
-            squares[kind][sq] = key;
-            sq += 1;
-        }
-        kind += 1;
-    }
-    let (_, side) = splitmix64(state);
+    // "STONEPLA"
+    let (squares, side) = zobrist::stream::<3, 64>(0x5354_4F4E_4550_4C41, SQUARES);
     let mut flip = [0u64; 64];
     let mut sq = 0;
     while sq < SQUARES {

@@ -232,15 +232,8 @@ pub fn adjacent(p: Point, diagonals: bool) -> &'static [Point] {
     }
 }
 
-/// Iterates over the set bits of a point mask, lowest first.
-pub(crate) fn bits(mut mask: u32) -> impl Iterator<Item = Point> {
-    std::iter::from_fn(move || {
-        if mask == 0 {
-            None
-        } else {
-            let p = mask.trailing_zeros() as Point;
-            mask &= mask - 1;
-            Some(p)
-        }
-    })
+/// The bit of point `p` in a point mask (`p` taken modulo 32, so an
+/// out-of-range point gives a bit outside [`ALL_POINTS`]).
+pub(crate) fn side_bit(p: Point) -> u32 {
+    1u32 << (p as u32 % 32)
 }

@@ -3,7 +3,8 @@
 //!
 //! - [`board`]: points, names, lines and adjacency.
 //! - [`rules`]: the rule options ([`MillRules`]) and [`Preset`]s.
-//! - [`position`]: the validated position [`Mill`], its moves and FEN.
+//! - [`position`]: the validated position [`Mill`] and its transitions;
+//!   `movegen.rs` its moves, `fen.rs` its FEN, `zobrist.rs` its hash.
 //!
 //! A turn is one or more actions by the same player: a placement or slide,
 //! then, if it closed a mill, one removal action per owed piece (`xd7`).
@@ -48,8 +49,12 @@
 //!   repeated positions hash alike for [`crate::games::Record`].
 
 pub mod board;
+mod fen;
+mod illegal;
+mod movegen;
 pub mod position;
 pub mod rules;
+mod zobrist;
 
 use std::fmt;
 use std::str::FromStr;
@@ -57,10 +62,18 @@ use std::str::FromStr;
 use crate::games::GameError;
 
 pub use board::{adjacent, lines, parse_point, point_coords, point_name, Point, POINTS};
+pub use illegal::MillIllegal;
 pub use position::{Mill, Phase};
 pub use rules::{
     BoardFull, MillInPlacing, MillRules, Preset, RemoveFromMills, Stalemate, OPTION_NAMES,
 };
+
+/// The game's slug in the list (links, files, commands) and its English
+/// name and tagline.
+pub const SLUG: &str = "mill";
+pub const TITLE: &str = "Mill";
+pub const TAGLINE: &str = "Line up three to take a piece.";
+pub const OTHER_NAMES: &[&str] = &[];
 
 /// One action: a placement, a slide (or flight), or a removal.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

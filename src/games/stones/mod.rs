@@ -18,12 +18,22 @@
 //!   a jump from the same square never land on the same square); the jumped
 //!   square is still part of the move and is checked by `play`.
 
+mod illegal;
 pub mod notation;
 mod zobrist;
 
+pub use illegal::StonesIllegal;
 pub use notation::{parse_square, square_name};
 
-use super::{EndReason, Game, GameError, Outcome, Side};
+/// The game's slug in the list (links, files, commands) and its English
+/// name and tagline.
+pub const SLUG: &str = "stones";
+pub const TITLE: &str = "Stones!";
+pub const TAGLINE: &str = "Race your stones home; jumping pins and frees.";
+pub const OTHER_NAMES: &[&str] = &[];
+
+use super::bits::Bits;
+use super::{EndReason, Game, GameError, Outcome, PositionError, PositionKind, Side};
 
 /// A square index, `rank * 8 + file`: a1 = 0, h1 = 7, a8 = 56, h8 = 63.
 pub type Square = u8;
@@ -94,14 +104,16 @@ impl Stones {
     /// Builds a position from bitboards, or says why they are inconsistent.
     fn from_parts(white: u64, black: u64, pinned: u64, side: Side) -> Result<Self, GameError> {
         if white & black != 0 {
-            return Err(GameError::BadPosition(
-                "a square holds both a white and a black stone".into(),
-            ));
+            return Err(GameError::BadPosition(PositionError::new(
+                PositionKind::Inconsistent,
+                "a square holds both a white and a black stone",
+            )));
         }
         if pinned & !(white | black) != 0 {
-            return Err(GameError::BadPosition(
-                "a pinned mark on an empty square".into(),
-            ));
+            return Err(GameError::BadPosition(PositionError::new(
+                PositionKind::Inconsistent,
+                "a pinned mark on an empty square",
+            )));
         }
         Ok(Stones {
             white,
@@ -251,10 +263,7 @@ impl Stones {
         if (left | right) & empty != 0 {
             return true;
         }
-        let mut rest = movers;
-        while rest != 0 {
-            let from = rest.trailing_zeros() as Square;
-            rest &= rest - 1;
+        for from in Bits(movers) {
             let mut any = false;
             self.each_move_from(from, &mut |_| any = true);
             if any {
@@ -267,10 +276,7 @@ impl Stones {
     /// The number of legal moves, counted without a list (perft's last ply).
     fn count_moves(&self) -> u64 {
         let mut n = 0;
-        let mut movers = self.stones_of(self.side) & !self.pinned;
-        while movers != 0 {
-            let from = movers.trailing_zeros() as Square;
-            movers &= movers - 1;
+        for from in Bits(self.stones_of(self.side) & !self.pinned) {
             self.each_move_from(from, &mut |_| n += 1);
         }
         n
@@ -310,12 +316,13 @@ impl Game for Stones {
         self.side
     }
 
+    fn why_illegal(&self, mv: StonesMove) -> crate::games::Illegal {
+        crate::games::Illegal::Stones(self.reason(mv))
+    }
+
     fn legal_moves_into(&self, out: &mut Vec<StonesMove>) {
         out.clear();
-        let mut movers = self.stones_of(self.side) & !self.pinned;
-        while movers != 0 {
-            let from = movers.trailing_zeros() as Square;
-            movers &= movers - 1;
+        for from in Bits(self.stones_of(self.side) & !self.pinned) {
             self.push_moves_from(from, out);
         }
     }
@@ -358,12 +365,9 @@ impl Game for Stones {
             Side::Second => zobrist::BLACK_TO_MOVE_KEY,
         };
         for (colour, stones) in [self.white, self.black].into_iter().enumerate() {
-            let mut rest = stones;
-            while rest != 0 {
-                let sq = rest.trailing_zeros() as usize;
-                rest &= rest - 1;
+            for sq in Bits(stones) {
                 let pinned = usize::from(self.pinned & (1u64 << sq) != 0);
-                h ^= zobrist::STONE_KEYS[colour * 2 + pinned][sq];
+                h ^= zobrist::STONE_KEYS[colour * 2 + pinned][sq as usize];
             }
         }
         h
@@ -381,6 +385,12 @@ impl Game for Stones {
         false
     }
 
+    /// Like the game's own end, by the unpinned stones on the far rank:
+    /// the rules file decides the online ply cap so (no repetition rule).
+    fn adjudicate(&self, reason: EndReason) -> Outcome {
+        Outcome::by_count(self.score(Side::First), self.score(Side::Second), reason)
+    }
+
     /// Plays `mv` if it is legal; otherwise says why not and changes nothing.
     fn play(&mut self, mv: StonesMove) -> Result<(), GameError> {
         // A legal move means the game is not over, so the (slower) outcome
@@ -392,20 +402,6 @@ impl Game for Stones {
         if self.outcome().is_some() {
             return Err(GameError::GameOver);
         }
-        if mv.from >= 64 || mv.to >= 64 || mv.jumped.is_some_and(|j| j >= 64) {
-            return Err(GameError::IllegalMove(
-                "a square of the move is off the board".into(),
-            ));
-        }
-        let from = square_name(mv.from);
-        let reason = match self.stone_at(mv.from) {
-            None => format!("there is no stone on {from}"),
-            Some((owner, _)) if owner != self.side => {
-                format!("the stone on {from} belongs to the opponent")
-            }
-            Some((_, true)) => format!("the stone on {from} is pinned and cannot move"),
-            Some(_) => format!("{mv} is not a legal move of the stone on {from}"),
-        };
-        Err(GameError::IllegalMove(reason))
+        Err(GameError::IllegalMove(self.why_illegal(mv)))
     }
 }

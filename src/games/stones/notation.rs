@@ -26,7 +26,8 @@ use std::fmt;
 use std::str::FromStr;
 
 use super::{Square, StonesMove};
-use crate::games::{GameError, Side};
+use crate::games::bits::Bits;
+use crate::games::{GameError, PositionError, PositionKind, Side};
 
 /// The name of a square, `a1`..`h8`. Indices off the board (64 and up) are
 /// written `??` rather than panicking.
@@ -61,8 +62,11 @@ pub fn parse_square(s: &str) -> Result<Square, GameError> {
 /// A square name read inside a position text: same rules, position error.
 fn parse_position_square(s: &str, list: &str) -> Result<Square, GameError> {
     parse_square(s).map_err(|_| {
-        GameError::BadPosition(format!(
-            "bad square name '{s}' in {list}'s list: expected a file a-h and a rank 1-8, like e4"
+        GameError::BadPosition(PositionError::new(
+            PositionKind::Square {
+                found: s.to_string(),
+            },
+            format!("bad square name '{s}' in {list}'s list: expected a file a-h and a rank 1-8, like e4"),
         ))
     })
 }
@@ -141,28 +145,43 @@ impl FromStr for StonesMove {
 
 /// Reads a position text into (white, black, pinned, side to move).
 pub(crate) fn parse_position(text: &str) -> Result<(u64, u64, u64, Side), GameError> {
-    let bad = |m: String| GameError::BadPosition(m);
+    let bad = |kind: PositionKind, m: String| GameError::BadPosition(PositionError::new(kind, m));
     let fields: Vec<&str> = text.split_whitespace().collect();
     if fields.is_empty() {
-        return Err(bad("empty position text".into()));
+        return Err(bad(PositionKind::Empty, "empty position text".into()));
     }
     let mut lists: [Option<u64>; 2] = [None, None];
     let mut pinned = 0u64;
     let mut side = None;
     for field in &fields {
         if side.is_some() {
-            return Err(bad(format!(
-                "unexpected '{field}' after the side to move (it comes last)"
-            )));
+            return Err(bad(
+                PositionKind::Value {
+                    found: field.to_string(),
+                },
+                format!("unexpected '{field}' after the side to move (it comes last)"),
+            ));
         }
         if let Some((colour, squares)) = field.split_once(':') {
             let (index, name) = match colour {
                 "W" => (0, "White"),
                 "B" => (1, "Black"),
-                _ => return Err(bad(format!("unknown colour '{colour}' (expected W or B)"))),
+                _ => {
+                    return Err(bad(
+                        PositionKind::Value {
+                            found: colour.to_string(),
+                        },
+                        format!("unknown colour '{colour}' (expected W or B)"),
+                    ))
+                }
             };
             if lists[index].is_some() {
-                return Err(bad(format!("{name}'s stones are listed twice")));
+                return Err(bad(
+                    PositionKind::Twice {
+                        at: colour.to_string(),
+                    },
+                    format!("{name}'s stones are listed twice"),
+                ));
             }
             let mut stones = 0u64;
             if !squares.is_empty() {
@@ -172,15 +191,20 @@ pub(crate) fn parse_position(text: &str) -> Result<(u64, u64, u64, Side), GameEr
                         None => (item, false),
                     };
                     if sq.is_empty() {
-                        return Err(bad(format!("an empty square name in {name}'s list")));
+                        return Err(bad(
+                            PositionKind::Board,
+                            format!("an empty square name in {name}'s list"),
+                        ));
                     }
                     let sq = parse_position_square(sq, name)?;
                     let b = 1u64 << sq;
                     if stones & b != 0 {
-                        return Err(bad(format!(
-                            "{} is listed twice in {name}'s list",
-                            square_name(sq)
-                        )));
+                        return Err(bad(
+                            PositionKind::Twice {
+                                at: square_name(sq),
+                            },
+                            format!("{} is listed twice in {name}'s list", square_name(sq)),
+                        ));
                     }
                     stones |= b;
                     if is_pinned {
@@ -194,39 +218,53 @@ pub(crate) fn parse_position(text: &str) -> Result<(u64, u64, u64, Side), GameEr
                 "w" => Side::First,
                 "b" => Side::Second,
                 other => {
-                    return Err(bad(format!(
-                        "unknown side to move '{other}' (expected w or b)"
-                    )))
+                    return Err(bad(
+                        PositionKind::Side {
+                            found: other.to_string(),
+                        },
+                        format!("unknown side to move '{other}' (expected w or b)"),
+                    ))
                 }
             });
         }
     }
     let Some(white) = lists[0] else {
-        return Err(bad("missing White's stones (W:...)".into()));
+        return Err(bad(
+            PositionKind::Missing,
+            "missing White's stones (W:...)".into(),
+        ));
     };
     let Some(black) = lists[1] else {
-        return Err(bad("missing Black's stones (B:...)".into()));
+        return Err(bad(
+            PositionKind::Missing,
+            "missing Black's stones (B:...)".into(),
+        ));
     };
     let Some(side) = side else {
-        return Err(bad("missing the side to move (w or b)".into()));
+        return Err(bad(
+            PositionKind::Missing,
+            "missing the side to move (w or b)".into(),
+        ));
     };
     let both = white & black;
     if both != 0 {
-        return Err(bad(format!(
-            "{} holds both a white and a black stone",
-            square_name(both.trailing_zeros() as Square)
-        )));
+        return Err(bad(
+            PositionKind::Twice {
+                at: square_name(both.trailing_zeros() as Square),
+            },
+            format!(
+                "{} holds both a white and a black stone",
+                square_name(both.trailing_zeros() as Square)
+            ),
+        ));
     }
     Ok((white, black, pinned, side))
 }
 
 /// Writes a stone list: squares in index order, `*` after pinned ones.
 fn write_list(out: &mut String, stones: u64, pinned: u64) {
-    let mut rest = stones;
     let mut first = true;
-    while rest != 0 {
-        let sq = rest.trailing_zeros() as Square;
-        rest &= rest - 1;
+    for sq in Bits(stones) {
         if !first {
             out.push(',');
         }

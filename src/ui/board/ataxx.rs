@@ -6,23 +6,16 @@
 
 use leptos::prelude::*;
 
+use super::grid::Grid;
+use super::input::{select_and_move, BoardInput, Picked};
 use super::motion::{fresh_move, travel_layer};
-use super::{
-    has, select_and_move, spot_label, Arrival, BoardInput, BoardProps, Grid, Picked, Travel, CELL,
-};
+use super::motion::{Arrival, Travel};
+use super::props::{has, spot_label, BoardProps, CELL};
+use crate::client::ending::side_name;
 use crate::games::ataxx::{square_name, Ataxx, AtaxxMove, Square};
-use crate::games::{Game, Record, Side};
-use crate::i18n::Lang;
+use crate::games::{Game, GameKind, Record, Side};
 use crate::t;
 use crate::ui::words::use_lang;
-
-/// Human name of a side in Territory Duel.
-pub fn side_name(lang: Lang, side: Side) -> &'static str {
-    match side {
-        Side::First => t!(lang, "side.x"),
-        Side::Second => t!(lang, "side.o"),
-    }
-}
 
 /// What the last move did, for highlighting and animation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -86,12 +79,16 @@ fn arrival(record: &Record<Ataxx>, picked: Option<Picked>, grid: Grid) -> Option
 
 /// The move that puts the piece on `from` onto `to`, if there is one.
 fn move_between(pos: &Ataxx, from: Square, to: Square) -> Option<AtaxxMove> {
-    if has(pos.clone_targets(from), to) {
-        Some(AtaxxMove::Clone { to })
-    } else if has(pos.jump_targets(from), to) {
-        Some(AtaxxMove::Jump { from, to })
-    } else {
+    if from == to || pos.piece_at(to) == Some(pos.side_to_move()) {
+        // The piece itself, or another one to select instead.
         None
+    } else if has(pos.clone_targets(from), to) {
+        Some(AtaxxMove::Clone { to })
+    } else {
+        // A jump, or a press where the piece cannot go: played all the
+        // same, so the game refuses it and the notice line says why
+        // ("f5 is more than two squares from b2", issue 36).
+        Some(AtaxxMove::Jump { from, to })
     }
 }
 
@@ -175,7 +172,7 @@ pub fn AtaxxBoard(props: BoardProps<Ataxx>) -> impl IntoView {
                     let p = r.position();
                     match (p.is_gap(sq), p.piece_at(sq)) {
                         (true, _) => t!(lang, "spot.blocked").to_string(),
-                        (false, Some(s)) => t!(lang, "spot.piece", side = side_name(lang, s)),
+                        (false, Some(s)) => t!(lang, "spot.piece", side = side_name(lang, GameKind::Ataxx, s)),
                         (false, None) => t!(lang, "spot.empty").to_string(),
                     }
                 });

@@ -10,10 +10,14 @@
 
 use leptos::prelude::*;
 
+use super::input::BoardInput;
+use super::mark::mark_layer;
 use super::motion::{fresh_move, travel_layer, Fresh};
-use super::{mark_layer, spot_label, white_black, Arrival, BoardInput, BoardProps, Travel, CELL};
+use super::motion::{Arrival, Travel};
+use super::props::{spot_label, BoardProps, CELL};
+use crate::client::ending::side_name;
 use crate::games::mill::{lines, point_coords, point_name, Mill, MillMove, Phase, Point, POINTS};
-use crate::games::{Game, Record, Side};
+use crate::games::{Game, GameKind, Record, Side};
 use crate::i18n::Lang;
 use crate::t;
 use crate::ui::words::use_lang;
@@ -174,6 +178,13 @@ impl PointState {
                 return false;
             }
         }
+        if let Some(mv) = self.illegal_press(p) {
+            // Played all the same, so the game refuses it and the notice
+            // line says why ("a4 is not next to d7", issue 36).
+            self.selected.set(None);
+            on_move.run(mv);
+            return false;
+        }
         let movable = self.legal.with_untracked(|l| {
             l.iter()
                 .any(|m| matches!(*m, MillMove::Slide { from, .. } if from == p))
@@ -191,6 +202,30 @@ impl PointState {
             }
         }
         movable
+    }
+
+    /// The illegal move a press on `p` asks for, when it asks for one the
+    /// game can say no to: a removal that is not allowed, a slide of the
+    /// selected piece where it cannot go, a placement on a taken or marked
+    /// point. `None` for a press that selects or clears (own pieces, and
+    /// anything while a slide has no piece selected).
+    fn illegal_press(self, p: Point) -> Option<MillMove> {
+        self.record.with_untracked(|r| {
+            let pos = r.position();
+            let side = pos.side_to_move();
+            if pos.outcome().is_some() {
+                None
+            } else if pos.must_remove() > 0 {
+                Some(MillMove::Remove(p))
+            } else if let Some(from) = self.selected.get_untracked() {
+                (pos.piece_at(p) != Some(side)).then_some(MillMove::Slide { from, to: p })
+            } else if pos.phase() == Phase::Placing && pos.in_hand(side) > 0 {
+                (pos.piece_at(p).is_some_and(|s| s != side) || pos.is_marked(p))
+                    .then_some(MillMove::Place(p))
+            } else {
+                None
+            }
+        })
     }
 
     /// The point's classes: selected, a target, the last move, marked.
@@ -221,7 +256,11 @@ impl PointState {
     fn label(self, lang: Lang, p: Point) -> String {
         let pos = self.record.with(|r| *r.position());
         let what = match pos.piece_at(p) {
-            Some(s) => t!(lang, "spot.piece", side = white_black(lang, s)),
+            Some(s) => t!(
+                lang,
+                "spot.piece",
+                side = side_name(lang, GameKind::Mill, s)
+            ),
             None if pos.is_marked(p) => t!(lang, "spot.marked").to_string(),
             None => t!(lang, "spot.empty").to_string(),
         };
@@ -348,7 +387,7 @@ fn hand_empty_label(
         (n == 0).then(|| {
             view! {
                 <text class="hand-empty" x=BOARD / 2.0 y=y text-anchor="middle">
-                    {move || t!(lang.get(), "mill.hand_empty", side = white_black(lang.get(), side))}
+                    {move || t!(lang.get(), "mill.hand_empty", side = side_name(lang.get(), GameKind::Mill, side))}
                 </text>
             }
         })

@@ -28,7 +28,7 @@
 
 use leptos::prelude::*;
 
-use super::BoardInput;
+use super::input::{BoardInput, Picked};
 use crate::games::{Game, Record};
 
 /// How the piece of the move just played travels.
@@ -71,16 +71,6 @@ pub struct Arrival {
 pub struct Fresh {
     pub ply: usize,
     pub arrival: Option<Arrival>,
-}
-
-/// The last move the player made on a board: from and to as pressed, and
-/// whether it was dropped by a drag. A clone grows out of the piece the
-/// player picked; a dropped move does not travel.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Picked {
-    pub from: u8,
-    pub to: u8,
-    pub dropped: bool,
 }
 
 /// The board's [`Fresh`] move, `None` unless the record it shows is the

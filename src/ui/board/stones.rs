@@ -8,19 +8,39 @@
 
 use leptos::prelude::*;
 
+use super::grid::Grid;
+use super::input::{select_and_move, BoardInput};
 use super::motion::{fresh_move, travel_layer};
-use super::{
-    select_and_move, spot_label, white_black, Arrival, BoardInput, BoardProps, Grid, Travel, CELL,
-};
+use super::motion::{Arrival, Travel};
+use super::props::{spot_label, BoardProps, CELL};
+use crate::client::ending::side_name;
 use crate::games::stones::{square_name, Square, Stones, StonesMove};
-use crate::games::{Game, Record, Side};
+use crate::games::{Game, GameKind, Record, Side};
 use crate::t;
 use crate::ui::words::use_lang;
 
 /// The move of the stone on `from` that ends on `to`, if there is one (a
 /// stone never has two moves to one square).
 fn move_between(pos: &Stones, from: Square, to: Square) -> Option<StonesMove> {
-    pos.moves_from(from).into_iter().find(|m| m.to == to)
+    if from == to || matches!(pos.stone_at(to), Some((side, _)) if side == pos.side_to_move()) {
+        // The stone itself, or another one to select instead.
+        return None;
+    }
+    if let Some(legal) = pos.moves_from(from).into_iter().find(|m| m.to == to) {
+        return Some(legal);
+    }
+    // A press where the stone cannot go is played all the same, so the
+    // game refuses it and the notice line says why (issue 36). It names
+    // the stone just before `to` on the line as jumped, if there is one,
+    // so that a jump over a stone that cannot be jumped says so.
+    let (ff, fr) = (i16::from(from % 8), i16::from(from / 8));
+    let (tf, tr) = (i16::from(to % 8), i16::from(to / 8));
+    let (df, dr) = (tf - ff, tr - fr);
+    let on_line = (df.abs() == dr.abs() && df.abs() >= 2) || (dr == 0 && df.abs() == 2);
+    let jumped = on_line
+        .then(|| ((tr - dr.signum()) * 8 + (tf - df.signum())) as Square)
+        .filter(|&j| pos.stone_at(j).is_some());
+    Some(StonesMove { from, to, jumped })
 }
 
 /// The last move of a record, if any.
@@ -120,7 +140,7 @@ pub fn StonesBoard(props: BoardProps<Stones>) -> impl IntoView {
                 let lang = lang.get();
                 let what = match record.with(|r| r.position().stone_at(sq)) {
                     Some((side, pinned)) => {
-                        let side = white_black(lang, side);
+                        let side = side_name(lang, GameKind::Stones, side);
                         if pinned {
                             t!(lang, "spot.stone_pinned", side = side)
                         } else {

@@ -10,7 +10,8 @@ use leptos::prelude::*;
 use super::{BoardCover, Opponent};
 use crate::ai::Level;
 use crate::client::clock::MoveClock;
-use crate::client::local::{LocalGame, Played, Refused, Snapshot, Step};
+use crate::client::local::{LocalGame, Played, Refused, SavePoint, Step};
+use crate::client::moves::{move_count, move_of_ply, next_move};
 use crate::client::score::format_score;
 use crate::games::{Outcome, Record, Side};
 use crate::i18n::Lang;
@@ -119,7 +120,7 @@ impl<G: UiGame> Play<G> {
             Ok(played) => played,
             Err(Refused::Illegal(error)) => {
                 let problem = Problem::Move {
-                    number: record.with_untracked(|r| r.moves().len()) + 1,
+                    number: record.with_untracked(|r| next_move(r).number),
                     text: mv.to_string(),
                     error,
                 };
@@ -192,7 +193,7 @@ impl<G: UiGame> Play<G> {
                     match mv.map(|m| record.with_untracked(|r| r.position().parse_move(&m))) {
                         Some(Ok(mv)) if still_wanted => self.play(mv),
                         Some(Err(error)) => {
-                            let number = record.with_untracked(|r| r.moves().len()) + 1;
+                            let number = record.with_untracked(|r| next_move(r).number);
                             let problem = Problem::Move {
                                 number,
                                 text,
@@ -229,6 +230,8 @@ impl<G: UiGame> Play<G> {
         let Some(ai) = self.ai else { return };
         let record = self.record;
         let ply = record.with_untracked(|r| r.moves().len());
+        // The hint is for the move about to be made, named as the list will.
+        let number = record.with_untracked(|r| next_move(r).number);
         self.hint.set(None);
         self.say(|l| t!(l, "hint.looking"));
         let request =
@@ -242,7 +245,7 @@ impl<G: UiGame> Play<G> {
                 self.hint
                     .set(record.with_untracked(|r| r.position().parse_move(&text).ok()));
                 self.notice.set(Some(Text::new(
-                    move |l| t!(l, "hint.found", move = text, score = format_score(l, score)),
+                    move |l| t!(l, "hint.found", n = number, move = text, score = format_score(l, score)),
                 )));
             }
             Response::Error { message, .. } => self.notice.set(Some(Text::new(move |l| {
@@ -273,7 +276,10 @@ impl<G: UiGame> Play<G> {
                 }
             }
             Step::Review(ply) => {
-                let total = self.record.with_untracked(|r| r.moves().len());
+                // In the move list's numbers: the move shown, of how many.
+                let (ply, total) = self.record.with_untracked(|r| {
+                    (move_of_ply(r, ply).map_or(0, |m| m.number), move_count(r))
+                });
                 self.notice.set(Some(Text::new(move |l| {
                     t!(l, "notice.review", n = ply, total = total)
                 })));
@@ -286,20 +292,18 @@ impl<G: UiGame> Play<G> {
     pub fn time_up(self, now: f64) {
         let mut loser = None;
         self.game.update(|g| loser = g.tick(now));
-        let Some(loser) = loser else { return };
+        if loser.is_none() {
+            return;
+        }
         self.stop_thinking();
         if let Some((pos, outcome)) = self
             .record
             .with_untracked(|r| r.outcome().map(|o| (r.position().clone(), o)))
         {
-            self.notice.set(Some(Text::new(move |l| {
-                t!(
-                    l,
-                    "notice.timeout",
-                    side = G::side_name(l, loser),
-                    result = describe_outcome(l, &pos, outcome)
-                )
-            })));
+            // The result line says who ran out of time and who wins
+            // ("O ran out of time — X wins."): said once (issue 36).
+            self.notice
+                .set(Some(Text::new(move |l| describe_outcome(l, &pos, outcome))));
         }
     }
 
@@ -341,7 +345,7 @@ impl<G: UiGame> Play<G> {
         match self.rules.with_value(|r| notation::import::<G>(&text, r)) {
             Ok(imported) => {
                 self.stop_thinking();
-                let n = imported.moves().len();
+                let n = move_count(&imported);
                 self.game.update(|g| g.import(imported, now_ms()));
                 self.notice.set(Some(Text::new(move |l| {
                     crate::tn!(l, "notice.imported", n)
@@ -358,7 +362,7 @@ impl<G: UiGame> Play<G> {
     pub fn report(
         self,
         paused: Memo<bool>,
-        on_change: Option<Callback<Snapshot<G>>>,
+        on_change: Option<Callback<SavePoint<G>>>,
         on_finish: Option<Callback<Outcome>>,
     ) {
         let (game, record) = (self.game, self.record);

@@ -6,12 +6,12 @@
 use leptos::prelude::*;
 
 use super::view::Room;
-use super::OnlineLink;
 use crate::client::moves::Row;
+use crate::client::online::link::OnlineLink;
 use crate::protocol::online::ClientMsg;
+use crate::ui::page::{Nav, Page};
 use crate::ui::screen::moves::MoveList;
 use crate::ui::words::Problem;
-use crate::ui::{Nav, Page};
 use crate::{t, tn};
 
 /// The panel of an online game.

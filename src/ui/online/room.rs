@@ -16,21 +16,23 @@ use super::socket::Driver;
 use super::view::{Room, FLASH_MS};
 use crate::client::moves::move_rows;
 use crate::games::any::{restore, RestoreError};
-use crate::games::{Outcome, Record, Side};
+use crate::games::{GameError, Illegal, Outcome, Record, Side};
 use crate::protocol::online::{ClientMsg, Status};
 use crate::t;
 use crate::ui::board::BoardProps;
 use crate::ui::clock::ClockFace;
+use crate::ui::games::game_title;
 use crate::ui::games::{describe_outcome, UiGame};
 use crate::ui::screen::chips::ScoreChip;
 use crate::ui::screen::result::{OnlinePaused, OnlineResult};
 use crate::ui::screen::status::TurnLine;
 use crate::ui::sound::{self, Sound};
 use crate::ui::store::Settings;
-use crate::ui::words::{game_title, Problem};
+use crate::ui::words::{illegal, position_why, Problem};
 
 /// The game of `state` (plus a move in flight, if it replays) as a record,
-/// with an ending decided outside the board (time, resignation, agreement).
+/// with an ending decided outside the board (time, resignation, agreement,
+/// the ply cap).
 pub fn record_of<G: UiGame>(
     rules: &G::Rules,
     start: &str,
@@ -38,13 +40,13 @@ pub fn record_of<G: UiGame>(
     outcome: Option<Outcome>,
 ) -> Result<Record<G>, Problem> {
     let mut record = restore::<G, _>(rules, start, moves).map_err(|e| match e {
-        RestoreError::Start(_) => Problem::BadPosition(start.to_string()),
+        RestoreError::Start(e) => Problem::BadPosition(start.to_string(), position_why(e.clone())),
         RestoreError::Moves(e) => e.into(),
     })?;
     if let Some(o) = outcome {
         if record.outcome().is_none() {
             match (o.winner, o.reason) {
-                (None, crate::games::EndReason::PlyLimit) => record.ply_limit_draw(),
+                (_, crate::games::EndReason::PlyLimit) => record.ply_limit(),
                 (None, _) => record.agree_draw(),
                 (Some(w), crate::games::EndReason::Resignation) => record.resign(w.opponent()),
                 _ => record.timeout(),
@@ -123,13 +125,28 @@ pub fn OnlineGame<G: UiGame>(
     };
     // A press on a piece that cannot move says why, for a few seconds.
     let stuck = RwSignal::new(None::<(u8, f64)>);
+    // A press where the piece cannot go says why, as long, without asking
+    // the server (which would refuse it with the same typed reason).
+    let refused_here = RwSignal::new(None::<(Illegal, f64)>);
     let board = G::board(BoardProps {
         record,
         enabled: Signal::derive(move || session.with(|s| s.can_move())),
         hints: Signal::derive(move || settings.with(|s| s.hints)),
-        on_move: Callback::new(move |mv: G::Move| driver.play(mv.to_string())),
+        on_move: Callback::new(move |mv: G::Move| {
+            let mut after = record.with_untracked(|r| r.position().clone());
+            match after.play(mv) {
+                Err(GameError::IllegalMove(why)) => {
+                    stuck.set(None);
+                    refused_here.set(Some((why, now.get_untracked())));
+                }
+                _ => driver.play(mv.to_string()),
+            }
+        }),
         flipped,
-        on_stuck: Callback::new(move |spot: u8| stuck.set(Some((spot, now.get_untracked())))),
+        on_stuck: Callback::new(move |spot: u8| {
+            refused_here.set(None);
+            stuck.set(Some((spot, now.get_untracked())));
+        }),
         // Online there is no hint to show.
         marked: Signal::stored(None),
         read_only: None,
@@ -167,8 +184,13 @@ pub fn OnlineGame<G: UiGame>(
         (now.get() - at < FLASH_MS)
             .then(|| record.with(|r| G::why_stuck(r.position(), lang.get(), spot).to_string()))
     };
+    let refused_line = move || {
+        let (why, at) = refused_here.get()?;
+        (now.get() - at < FLASH_MS).then(|| illegal(lang.get(), &why))
+    };
     let notice = move || {
         stuck_line()
+            .or_else(refused_line)
             .or_else(move || room.flash_line())
             .or_else(move || room.event_line())
             .or_else(last_move_line)

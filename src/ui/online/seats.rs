@@ -11,7 +11,9 @@
 use serde::{Deserialize, Serialize};
 
 use super::super::store;
+use crate::client::moves::move_count_any;
 use crate::client::online::session::SeatInfo;
+use crate::games::any::AnyRecord;
 use crate::games::{GameKind, Side};
 use crate::protocol::online::{GameState, Status};
 
@@ -32,7 +34,9 @@ pub struct StoredSeat {
     /// This seat made the room (its invite link carries the join key).
     pub created: bool,
     pub over: bool,
-    /// Moves played when last seen.
+    /// Moves played when last seen, counted as the move list numbers them
+    /// (its rows: a Mill removal is part of its move), as the resume list
+    /// shows it. (The field keeps its stored name.)
     #[serde(default)]
     pub plies: usize,
     /// `Date.now()` when last seen.
@@ -111,7 +115,9 @@ pub fn refresh(seat: &SeatInfo, server: &str, state: &GameState) {
         return;
     };
     let over = state.status == Status::Over;
-    let (kind, plies) = (Some(state.game.kind()), state.moves.len());
+    let plies = AnyRecord::restore(&state.game, &state.start, &state.moves)
+        .map_or(state.moves.len(), |r| move_count_any(&r));
+    let kind = Some(state.game.kind());
     if s.over == over && s.kind == kind && s.plies == plies && s.side == seat.side {
         return;
     }

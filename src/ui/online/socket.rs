@@ -1,5 +1,5 @@
 //! The WebSocket behind an online page: opens it, feeds every event into
-//! the tab's [`Session`] and carries out what the session asks (send, keep
+//! the tab's [`OnlineSession`] and carries out what the session asks (send, keep
 //! or forget a seat, stop). After a drop it tries again with the session's
 //! backoff (0.5 s doubling to 8 s), or at once when the browser comes back
 //! online or the player presses "Try now".
@@ -20,7 +20,7 @@ use wasm_bindgen::prelude::*;
 use web_sys::{CloseEvent, MessageEvent, WebSocket};
 
 use super::seats;
-use crate::client::online::session::{Action, Intent, Session};
+use crate::client::online::session::{Effect, Intent, OnlineSession};
 use crate::protocol::online::{ClientMsg, ServerMsg};
 use crate::ui::clock::now_ms;
 
@@ -47,7 +47,7 @@ struct Inner {
 /// A handle to the connection of one online page (cheap to copy).
 #[derive(Clone, Copy)]
 pub struct Driver {
-    pub session: RwSignal<Session>,
+    pub session: RwSignal<OnlineSession>,
     /// The server's WebSocket address.
     pub url: StoredValue<String>,
     inner: StoredValue<Rc<RefCell<Inner>>, LocalStorage>,
@@ -58,7 +58,7 @@ impl Driver {
     /// owning component is dropped.
     pub fn new(url: String) -> Self {
         let driver = Driver {
-            session: RwSignal::new(Session::default()),
+            session: RwSignal::new(OnlineSession::default()),
             url: StoredValue::new(url),
             inner: StoredValue::new_local(Rc::new(RefCell::new(Inner::default()))),
         };
@@ -81,7 +81,7 @@ impl Driver {
     /// Starts a new session for `intent` on a fresh connection.
     pub fn start(&self, intent: Intent) {
         self.close_socket();
-        self.session.set(Session::new(intent));
+        self.session.set(OnlineSession::new(intent));
         self.connect();
     }
 
@@ -105,7 +105,8 @@ impl Driver {
         let waiting = self
             .session
             .try_with_untracked(|s| {
-                s.wants_connection() && s.link != crate::client::online::session::Link::Open
+                s.wants_connection()
+                    && s.connection != crate::client::online::session::Connection::Open
             })
             .unwrap_or(false);
         if waiting {
@@ -132,7 +133,9 @@ impl Driver {
         let Some(inner) = self.inner() else { return };
         let open = self
             .session
-            .try_with_untracked(|s| s.link == crate::client::online::session::Link::Open)
+            .try_with_untracked(|s| {
+                s.connection == crate::client::online::session::Connection::Open
+            })
             .unwrap_or(false);
         let (silent, generation) = {
             let i = inner.borrow();
@@ -283,21 +286,21 @@ impl Driver {
         }
     }
 
-    fn run(&self, actions: Vec<Action>) {
+    fn run(&self, actions: Vec<Effect>) {
         for action in actions {
             match action {
-                Action::Send(msg) => {
+                Effect::Send(msg) => {
                     let ws = self.inner().and_then(|i| i.borrow().ws.clone());
                     if let Some(ws) = ws {
                         let _ = ws.send_with_str(&msg.to_json());
                     }
                 }
-                Action::Remember { seat, over } => {
+                Effect::Remember { seat, over } => {
                     let kind = self.session.with_untracked(|s| s.game.map(|g| g.kind()));
                     seats::remember(&seat, &self.url.get_value(), kind, over);
                 }
-                Action::Forget { room } => seats::forget(&room),
-                Action::Stop => self.close_socket(),
+                Effect::Forget { room } => seats::forget(&room),
+                Effect::Stop => self.close_socket(),
             }
         }
     }

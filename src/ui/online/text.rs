@@ -1,23 +1,12 @@
 //! The words of the online screens that depend on the protocol's values:
-//! broken links, refusals, server errors, presence changes and the events
+//! refusals, server errors, presence changes and the events
 //! a state reports, each mapped to a key of the language tables (the
 //! `online.*` section of `src/i18n/en.txt`), plus the few texts built from
 //! several values. The views look up their fixed texts with `t!` directly.
 
-use crate::client::online::link::LinkError;
 use crate::i18n::{text, Lang};
 use crate::protocol::online::{ErrorCode, Event, Refusal};
 use crate::{key, t, tn};
-
-/// A broken online link in words (shown inside `link.error`).
-pub fn link_error(lang: Lang, e: &LinkError) -> String {
-    match e {
-        LinkError::BadRoom(r) => t!(lang, "online.link.bad_room", room = r),
-        LinkError::BadKey(k) => t!(lang, "online.link.bad_key", key = k),
-        LinkError::BadServer(s) => t!(lang, "online.link.bad_server", server = s),
-        LinkError::Ambiguous => t!(lang, "online.link.ambiguous").to_string(),
-    }
-}
 
 /// A per-move clock choice: "1 min per move", "30 s per move".
 pub fn clock_choice(lang: Lang, secs: u32) -> String {

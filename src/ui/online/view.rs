@@ -8,7 +8,7 @@ use leptos::prelude::*;
 
 use super::socket::Driver;
 use super::text;
-use crate::client::online::session::{Flash, Link};
+use crate::client::online::session::{Connection, Flash};
 use crate::games::Side;
 use crate::i18n::Lang;
 use crate::protocol::online::{Event, GameState, Status};
@@ -72,7 +72,9 @@ impl Room {
         self.you.get().map(Side::opponent)
     }
     pub fn link_open(self) -> bool {
-        self.driver.session.with(|s| s.link == Link::Open)
+        self.driver
+            .session
+            .with(|s| s.connection == Connection::Open)
     }
     pub fn connected(self, side: Side) -> bool {
         self.with_state(|s| s.connected[side.index()])
@@ -134,7 +136,12 @@ impl Room {
         let (t_now, lang, side_name) = (self.now.get(), self.lang.get(), self.side_name);
         self.driver.session.with(|s| {
             s.flash_at(t_now, FLASH_MS).map(|f| match f {
-                Flash::Refused { code, reason } => text::refusal(lang, *code, reason),
+                Flash::Refused { why: Some(why), .. } => t!(
+                    lang,
+                    "online.refusal.illegal_move",
+                    reason = crate::ui::words::illegal(lang, why)
+                ),
+                Flash::Refused { code, reason, .. } => text::refusal(lang, *code, reason),
                 Flash::Error { code, message } => text::error(lang, *code, message),
                 Flash::Presence { side, connected } => {
                     let theirs = s.you().is_some();

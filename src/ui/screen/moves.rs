@@ -83,15 +83,16 @@ pub fn MoveList(
     }
 }
 
-/// The buttons that step through the moves, and which move is shown.
+/// The buttons that step through the moves, one numbered move's side at a
+/// time as the list shows them (a Mill move and its removal are one step).
 #[component]
 pub fn MoveNav(
     /// The ply the board shows.
     #[prop(into)]
     shown: Signal<usize>,
-    /// The moves played.
+    /// The plies the list's cells end at, in order (what a step goes to).
     #[prop(into)]
-    total: Signal<usize>,
+    stops: Signal<Vec<usize>>,
     /// The board shows the game as it stands (not an earlier move).
     #[prop(into)]
     live: Signal<bool>,
@@ -101,17 +102,51 @@ pub fn MoveNav(
     let lang = use_lang();
     let at_start = move || shown.get() == 0;
     let step = move |to: Option<usize>| move |_: leptos::ev::MouseEvent| on_step.run(to);
+    // The cell before the one shown (or the start), and the one after it
+    // (the last one is the live game).
+    let previous = move || {
+        let at = shown.get_untracked();
+        stops.with_untracked(|s| s.iter().rev().copied().find(|&p| p < at).unwrap_or(0))
+    };
+    let next = move || {
+        let at = shown.get_untracked();
+        stops.with_untracked(|s| {
+            let later = s.iter().copied().find(|&p| p > at);
+            later.filter(|p| Some(p) != s.last())
+        })
+    };
     view! {
         <div class="nav" role="group" aria-label=move || t!(lang.get(), "movenav.aria")>
             <button aria-label=move || t!(lang.get(), "movenav.first") on:click=step(Some(0)) disabled=at_start>{icon("M5 4v12M15 4l-8 6 8 6z")}</button>
             <button aria-label=move || t!(lang.get(), "movenav.previous") data-testid="prev"
-                on:click=move |_| on_step.run(Some(shown.get_untracked().saturating_sub(1))) disabled=at_start>{icon("M14 4l-8 6 8 6z")}</button>
+                on:click=move |_| on_step.run(Some(previous())) disabled=at_start>{icon("M14 4l-8 6 8 6z")}</button>
             <button aria-label=move || t!(lang.get(), "movenav.next") data-testid="next"
-                on:click=move |_| on_step.run(Some(shown.get_untracked() + 1)) disabled=live>{icon("M6 4l8 6-8 6z")}</button>
+                on:click=move |_| on_step.run(next()) disabled=live>{icon("M6 4l8 6-8 6z")}</button>
             <button aria-label=move || t!(lang.get(), "movenav.live") data-testid="live" on:click=step(None) disabled=live>{icon("M15 4v12M5 4l8 6-8 6z")}</button>
-            <span class="viewing-note" role="status">
-                {move || (!live.get()).then(|| t!(lang.get(), "movenav.viewing", n = shown.get(), total = total.get()))}
-            </span>
         </div>
+    }
+}
+
+/// While the board shows an earlier position: a line that says which one
+/// ("Looking back at move 7 of 9, O's b2-c4") and a button back to the
+/// game, so that nobody takes the past board, chips and status for the
+/// live game.
+#[component]
+pub fn LookBack(
+    /// The line, while looking back; `None` on the live game.
+    #[prop(into)]
+    line: Signal<Option<String>>,
+    on_live: Callback<()>,
+) -> impl IntoView {
+    let lang = use_lang();
+    view! {
+        <Show when=move || line.with(Option::is_some)>
+            <div class="lookback" data-testid="lookback">
+                <span class="viewing-note" role="status" data-testid="lookback-line">{move || line.get()}</span>
+                <button class="primary" data-testid="lookback-live" on:click=move |_| on_live.run(())>
+                    {move || t!(lang.get(), "movenav.live")}
+                </button>
+            </div>
+        </Show>
     }
 }

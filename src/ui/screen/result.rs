@@ -19,7 +19,7 @@ pub fn LocalResult(
     let lang = use_lang();
     view! {
         <Show when=move || open.get()>
-            <div class="overlay result" data-testid="result" role="dialog" aria-labelledby="result-text">
+            <div class="overlay result closable" data-testid="result" role="dialog" aria-labelledby="result-text">
                 <button class="close" data-testid="close-result" aria-label=move || t!(lang.get(), "game.close_result")
                     on:click=move |_| on_close.run(())>"✕"</button>
                 <p id="result-text">{move || text.get()}</p>

@@ -39,6 +39,10 @@ pub fn ThinkingLine(
     /// Depth, score and nodes per second of the search so far.
     #[prop(into)]
     line: Signal<Option<(u32, i32, u64)>>,
+    /// The name of the side the score is for: the side thinking (issue 36:
+    /// "depth 10 · X −0.31 · …", not a bare number).
+    #[prop(into)]
+    side: Signal<String>,
 ) -> impl IntoView {
     let lang = use_lang();
     let text = move || {
@@ -46,8 +50,9 @@ pub fn ThinkingLine(
         let line = line.get().map(|(depth, score, nps)| {
             t!(
                 lang,
-                "computer.line",
+                "computer.line_for",
                 depth = depth,
+                side = side.get(),
                 score = format_score(lang, score),
                 speed = format!("{:.0}", nps as f64 / 1000.0)
             )

@@ -1,7 +1,8 @@
 //! `engine train`: fits a table evaluation to self-play positions from
 //! `engine datagen`: Territory Duel's pattern tables
 //! ([`super::eval::patterns`]) or Stones!' stone tables
-//! ([`super::eval::stones`]). Both are a [`TableModel`].
+//! ([`super::eval::stones`]), or Mill's term tables. Each is a
+//! [`TableModel`], in its game's file (`ataxx.rs`, `stones.rs`, `mill.rs`).
 //!
 //! The model is the evaluation itself, in floating point: the score is the
 //! sum of the active features' weights (times their values), blended
@@ -16,14 +17,17 @@
 //!
 //! Everything is seeded and single-threaded, so a run is reproducible.
 
-use super::eval::mill as mill_tables;
-use super::eval::patterns::{self, FEATURES, MATERIAL};
-use super::eval::stones as stone_tables;
+mod ataxx;
+mod mill;
+mod stones;
+
+pub use ataxx::AtaxxTables;
+pub use mill::MillTables;
+pub use stones::StonesTables;
+
+#[cfg(test)]
+use super::eval::patterns;
 use super::SplitMix64;
-use crate::games::ataxx::{Ataxx, AtaxxRules};
-use crate::games::mill::{Mill, Preset};
-use crate::games::stones::{Stones, StonesRules};
-use crate::games::Game;
 
 /// An evaluation made of weight tables that `engine train` can fit: each
 /// position has a few active features with values, and each feature an
@@ -47,120 +51,6 @@ pub trait TableModel {
     /// The feature whose weight `feature` shares (for symmetries).
     fn canonical(feature: usize) -> usize {
         feature
-    }
-}
-
-/// Territory Duel's pattern tables.
-pub struct AtaxxTables;
-
-impl TableModel for AtaxxTables {
-    type Features = patterns::Features;
-    const FEATURES: usize = FEATURES;
-
-    /// 100 a piece, 8 a safe piece.
-    fn start_weights() -> Vec<(i16, i16)> {
-        patterns::hand_weights()
-    }
-
-    /// Positions with gaps are skipped: the tables are for the open board.
-    fn read(fen: &str) -> Result<Option<Self::Features>, String> {
-        let pos = Ataxx::from_text(fen, &AtaxxRules::default()).map_err(|e| e.to_string())?;
-        if pos.gaps_bb() != 0 {
-            return Ok(None);
-        }
-        let us = pos.side_to_move();
-        Ok(Some(canonical_features(
-            pos.pieces_bb(us),
-            pos.pieces_bb(us.opponent()),
-        )))
-    }
-
-    fn opening_share(f: &Self::Features) -> f64 {
-        f.empties as f64 / patterns::PHASE_SQUARES as f64
-    }
-
-    fn active(f: &Self::Features, mut add: impl FnMut(usize, f64)) {
-        for (i, &x) in f.scalars.iter().enumerate() {
-            add(MATERIAL + i, x as f64);
-        }
-        for &p in &f.patterns {
-            add(p as usize, 1.0);
-        }
-    }
-
-    fn pulled(feature: usize) -> bool {
-        feature < MATERIAL
-    }
-
-    fn canonical(feature: usize) -> usize {
-        patterns::canonical(feature)
-    }
-}
-
-/// Stones!' stone tables.
-pub struct StonesTables;
-
-impl TableModel for StonesTables {
-    type Features = stone_tables::Features;
-    const FEATURES: usize = stone_tables::FEATURES;
-
-    fn start_weights() -> Vec<(i16, i16)> {
-        stone_tables::hand_weights()
-    }
-
-    fn read(fen: &str) -> Result<Option<Self::Features>, String> {
-        let pos = Stones::from_text(fen, &StonesRules).map_err(|e| e.to_string())?;
-        Ok(Some(stone_tables::features(&pos)))
-    }
-
-    fn opening_share(f: &Self::Features) -> f64 {
-        f.opening_share()
-    }
-
-    fn active(f: &Self::Features, mut add: impl FnMut(usize, f64)) {
-        for &i in f.stones() {
-            add(i as usize, 1.0);
-        }
-        add(stone_tables::TEMPO, 1.0);
-    }
-
-    fn pulled(feature: usize) -> bool {
-        feature != stone_tables::TEMPO
-    }
-}
-
-/// Mill's term tables (Nine Men's Morris positions).
-pub struct MillTables;
-
-impl TableModel for MillTables {
-    type Features = mill_tables::Features;
-    const FEATURES: usize = mill_tables::FEATURES;
-
-    fn start_weights() -> Vec<(i16, i16)> {
-        mill_tables::hand_weights()
-    }
-
-    fn read(fen: &str) -> Result<Option<Self::Features>, String> {
-        let pos =
-            Mill::from_text(fen, &Preset::NineMensMorris.rules()).map_err(|e| e.to_string())?;
-        Ok(Some(mill_tables::features(&pos)))
-    }
-
-    fn opening_share(f: &Self::Features) -> f64 {
-        f.opening_share()
-    }
-
-    fn active(f: &Self::Features, mut add: impl FnMut(usize, f64)) {
-        for (i, &v) in f.values.iter().enumerate() {
-            if v != 0 {
-                add(i, v as f64);
-            }
-        }
-    }
-
-    /// Every term is a count the position always has: none is pulled.
-    fn pulled(_feature: usize) -> bool {
-        false
     }
 }
 
@@ -249,16 +139,6 @@ pub fn read_samples<M: TableModel>(text: &str) -> Result<Vec<Sample<M::Features>
         }
     }
     Ok(out)
-}
-
-/// The features with each pattern replaced by its canonical one, so that
-/// mirror-image patterns train one shared weight.
-fn canonical_features(mine: u64, theirs: u64) -> patterns::Features {
-    let mut f = patterns::features(mine, theirs);
-    for p in f.patterns.iter_mut() {
-        *p = patterns::canonical(*p as usize) as u32;
-    }
-    f
 }
 
 fn sigmoid(x: f64) -> f64 {
@@ -474,6 +354,7 @@ pub fn train<M: TableModel>(
 
 #[cfg(test)]
 mod tests {
+    use super::ataxx::canonical_features;
     use super::*;
 
     /// Positions where the result follows a simple rule the tables can

@@ -15,15 +15,18 @@
 //! line, and the search runs (a tool waits for its `bestmove`).
 //! A `go` becomes a [`GoJob`]: the caller runs it at once (tests, the
 //! browser) or on a thread with a stop flag (the native command line).
+//! Each game's [`ProtocolGame`] impl (its name, clocks and options) is in
+//! its own file: `ataxx.rs`, `stones.rs`, `mill.rs`.
+
+mod ataxx;
+mod mill;
+mod stones;
 
 use super::{
     Clock, Evaluate, Level, SearchControl, SearchInfo, SearchLimits, SearchRequest, Searcher, MATE,
     MATE_BOUND,
 };
-use crate::games::ataxx::uai::{MoveLimit, UaiAtaxx, HALFMOVE_LIMIT};
-use crate::games::mill::{Mill, Preset, OPTION_NAMES};
-use crate::games::stones::Stones;
-use crate::games::{EndReason, Game, Outcome, Record};
+use crate::games::{Game, Outcome, Record};
 
 /// Which handshake words the session uses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -35,7 +38,8 @@ pub enum Dialect {
 }
 
 impl Dialect {
-    fn word(self) -> &'static str {
+    /// `uai` or `uci`; `…ok` and `…newgame` follow from it.
+    pub fn word(self) -> &'static str {
         match self {
             Dialect::Uai => "uai",
             Dialect::Uci => "uci",
@@ -48,6 +52,13 @@ impl Dialect {
 pub trait ProtocolGame: Game + Evaluate {
     /// The game's name in `id name`.
     const NAME: &'static str;
+    /// The handshake words it speaks.
+    const DIALECT: Dialect;
+    /// The arguments after the engine binary that start this protocol
+    /// (`uai`, `uci mill`): what `engine duel` runs.
+    const COMMAND: &'static [&'static str];
+    /// Lines the `engine duel` referee sends after the handshake.
+    const REFEREE_OPTIONS: &'static [&'static str] = &[];
     /// The `go` keywords for the first player's time and increment.
     const FIRST_CLOCK: (&'static str, &'static str);
     /// The `go` keywords for the second player's time and increment.
@@ -79,97 +90,9 @@ pub trait ProtocolGame: Game + Evaluate {
     }
 }
 
-/// Territory Duel under UAI follows the tournament convention by default
-/// (the FEN's third field counts plies since the last clone; 100 is a
-/// draw); `setoption name MoveLimit value territory-duel` switches to our
-/// rule 5 (80 capture-less jumps, decided by count). See [`UaiAtaxx`].
-impl ProtocolGame for UaiAtaxx {
-    const NAME: &'static str = "Territory Duel";
-    const FIRST_CLOCK: (&'static str, &'static str) = ("btime", "binc");
-    const SECOND_CLOCK: (&'static str, &'static str) = ("wtime", "winc");
-    const SOFT_CLOCK: bool = true;
-
-    fn option_lines(_rules: &Self::Rules) -> Vec<String> {
-        let vars: Vec<String> = MoveLimit::ALL
-            .iter()
-            .map(|m| format!("var {}", m.slug()))
-            .collect();
-        vec![format!(
-            "option name MoveLimit type combo default {} {}",
-            MoveLimit::default().slug(),
-            vars.join(" ")
-        )]
-    }
-
-    fn end_text(&self, outcome: Outcome) -> String {
-        if outcome.reason == EndReason::MoveLimit && self.rules().move_limit == MoveLimit::Uai {
-            format!("{HALFMOVE_LIMIT} plies were played since the last clone (the UAI move limit)")
-        } else {
-            outcome.reason.describe().to_string()
-        }
-    }
-
-    fn set_rule_option(rules: &mut Self::Rules, name: &str, value: &str) -> Result<(), String> {
-        if !name.eq_ignore_ascii_case("movelimit") {
-            return Err(format!("unknown option '{name}'"));
-        }
-        rules.move_limit = MoveLimit::from_slug(value.trim()).ok_or_else(|| {
-            let known: Vec<&str> = MoveLimit::ALL.iter().map(|m| m.slug()).collect();
-            format!(
-                "unknown MoveLimit '{value}' (expected one of {})",
-                known.join(", ")
-            )
-        })?;
-        Ok(())
-    }
-}
-
-impl ProtocolGame for Stones {
-    const NAME: &'static str = "Stones!";
-    const FIRST_CLOCK: (&'static str, &'static str) = ("wtime", "winc");
-    const SECOND_CLOCK: (&'static str, &'static str) = ("btime", "binc");
-}
-
-impl ProtocolGame for Mill {
-    const NAME: &'static str = "Mill";
-    const FIRST_CLOCK: (&'static str, &'static str) = ("wtime", "winc");
-    const SECOND_CLOCK: (&'static str, &'static str) = ("btime", "binc");
-
-    fn option_lines(rules: &Self::Rules) -> Vec<String> {
-        let presets: Vec<String> = Preset::ALL
-            .iter()
-            .map(|p| format!("var {}", p.slug()))
-            .collect();
-        let mut out = vec![format!(
-            "option name Preset type combo default nine {}",
-            presets.join(" ")
-        )];
-        for name in OPTION_NAMES {
-            let v = rules.get_option(name).unwrap_or_default();
-            out.push(format!("option name {name} type string default {v}"));
-        }
-        out
-    }
-
-    fn set_rule_option(rules: &mut Self::Rules, name: &str, value: &str) -> Result<(), String> {
-        if name.eq_ignore_ascii_case("preset") {
-            let p = Preset::from_slug(value.trim()).ok_or_else(|| {
-                let known: Vec<&str> = Preset::ALL.iter().map(|p| p.slug()).collect();
-                format!(
-                    "unknown preset '{value}' (expected one of {})",
-                    known.join(", ")
-                )
-            })?;
-            *rules = p.rules();
-            return Ok(());
-        }
-        rules.set_option(name, value).map_err(|e| e.to_string())
-    }
-}
-
 /// What the caller must do after a line.
 #[derive(Debug)]
-pub enum Action<G: Game> {
+pub enum Reply<G: Game> {
     /// Print these lines.
     Output(Vec<String>),
     /// Run this search, printing its `info` lines and `bestmove`.
@@ -314,15 +237,15 @@ impl<G: ProtocolGame> Session<G> {
         &self.record
     }
 
-    fn err(msg: impl std::fmt::Display) -> Action<G> {
-        Action::Output(vec![format!("info string error: {msg}")])
+    fn err(msg: impl std::fmt::Display) -> Reply<G> {
+        Reply::Output(vec![format!("info string error: {msg}")])
     }
 
     /// Interprets one input line.
-    pub fn handle(&mut self, line: &str) -> Action<G> {
+    pub fn handle(&mut self, line: &str) -> Reply<G> {
         let words: Vec<&str> = line.split_whitespace().collect();
         let Some(&cmd) = words.first() else {
-            return Action::Output(Vec::new());
+            return Reply::Output(Vec::new());
         };
         let hello = self.dialect.word();
         match cmd {
@@ -345,21 +268,21 @@ impl<G: ProtocolGame> Session<G> {
                 ];
                 out.extend(G::option_lines(&self.rules));
                 out.push(format!("{hello}ok"));
-                Action::Output(out)
+                Reply::Output(out)
             }
-            "isready" => Action::Output(vec!["readyok".into()]),
+            "isready" => Reply::Output(vec!["readyok".into()]),
             c if c == format!("{hello}newgame") => {
                 self.record = Record::new(G::start(&self.rules));
                 if let Some(s) = &mut self.searcher {
                     s.clear();
                 }
                 self.seed = self.seed.wrapping_add(1);
-                Action::Output(Vec::new())
+                Reply::Output(Vec::new())
             }
             "setoption" => self.setoption(&words[1..]),
             "position" => self.position(&words[1..]),
             "go" => match parse_go::<G>(&words[1..], self.record.position().side_to_move()) {
-                Ok((limits, notes)) => Action::Go(GoJob {
+                Ok((limits, notes)) => Reply::Go(GoJob {
                     record: self.record.clone(),
                     limits,
                     level: self.level,
@@ -368,9 +291,9 @@ impl<G: ProtocolGame> Session<G> {
                 }),
                 Err(e) => Self::err(e),
             },
-            "stop" => Action::Stop,
-            "quit" => Action::Quit,
-            "d" => Action::Output(vec![format!(
+            "stop" => Reply::Stop,
+            "quit" => Reply::Quit,
+            "d" => Reply::Output(vec![format!(
                 "info string fen {}",
                 self.record.position().to_text()
             )]),
@@ -378,7 +301,7 @@ impl<G: ProtocolGame> Session<G> {
         }
     }
 
-    fn setoption(&mut self, args: &[&str]) -> Action<G> {
+    fn setoption(&mut self, args: &[&str]) -> Reply<G> {
         // setoption name <name…> [value <value…>]
         if args.first() != Some(&"name") {
             return Self::err("expected 'setoption name <option> value <value>'");
@@ -397,7 +320,7 @@ impl<G: ProtocolGame> Session<G> {
                         self.hash_mb = mb;
                         self.searcher = None;
                     }
-                    Action::Output(Vec::new())
+                    Reply::Output(Vec::new())
                 }
                 _ => Self::err(format!(
                     "Hash '{value}' is not a whole number of MiB from {lo} to {hi}; the table stays at {} MiB",
@@ -409,7 +332,7 @@ impl<G: ProtocolGame> Session<G> {
             return match value.parse::<Level>() {
                 Ok(l) => {
                     self.level = l;
-                    Action::Output(Vec::new())
+                    Reply::Output(Vec::new())
                 }
                 Err(e) => Self::err(e),
             };
@@ -422,13 +345,13 @@ impl<G: ProtocolGame> Session<G> {
                     self.rules = rules;
                     self.record = Record::new(G::start(&self.rules));
                 }
-                Action::Output(Vec::new())
+                Reply::Output(Vec::new())
             }
             Err(e) => Self::err(e),
         }
     }
 
-    fn position(&mut self, args: &[&str]) -> Action<G> {
+    fn position(&mut self, args: &[&str]) -> Reply<G> {
         let mpos = args.iter().position(|&w| w == "moves");
         let setup = &args[..mpos.unwrap_or(args.len())];
         let start = match setup.first() {
@@ -452,7 +375,7 @@ impl<G: ProtocolGame> Session<G> {
             }
         }
         self.record = record;
-        Action::Output(Vec::new())
+        Reply::Output(Vec::new())
     }
 
     /// Handles one line and, for `go`, runs the search at once with
@@ -460,10 +383,10 @@ impl<G: ProtocolGame> Session<G> {
     /// Returns the output lines, and whether the session should end.
     pub fn handle_sync(&mut self, line: &str, clock: &dyn Clock) -> (Vec<String>, bool) {
         match self.handle(line) {
-            Action::Output(lines) => (lines, false),
-            Action::Stop => (Vec::new(), false),
-            Action::Quit => (Vec::new(), true),
-            Action::Go(job) => {
+            Reply::Output(lines) => (lines, false),
+            Reply::Stop => (Vec::new(), false),
+            Reply::Quit => (Vec::new(), true),
+            Reply::Go(job) => {
                 let mut out = Vec::new();
                 let ctl = SearchControl { clock, stop: None };
                 let mb = self.hash_mb;

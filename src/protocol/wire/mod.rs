@@ -10,6 +10,14 @@
 //! text serde writes, and changed or cut messages are refused exactly when
 //! serde refuses them. The server's integration tests speak to it through
 //! this codec too (`server::client`).
+//!
+//! A game's rules are read and written in its own file (`ataxx.rs`,
+//! `stones.rs`, `mill.rs`); [`Variant`]'s codec is generated from the list
+//! of games.
+
+mod ataxx;
+mod mill;
+mod stones;
 
 use super::json::{self, json_names, Fields, FromJson, Json, ObjWriter};
 use super::online::{
@@ -17,9 +25,6 @@ use super::online::{
     Status,
 };
 use crate::games::any::Variant;
-use crate::games::ataxx::{AtaxxRules, NoMoveRule};
-use crate::games::mill::{BoardFull, MillInPlacing, MillRules, RemoveFromMills, Stalemate};
-use crate::games::stones::StonesRules;
 use crate::games::{EndReason, Outcome, Side};
 
 json_names!(Side { First = "First", Second = "Second" });
@@ -53,13 +58,45 @@ json_names!(EndReason {
     TooFewPieces = "TooFewPieces", Timeout = "Timeout", Resignation = "Resignation",
     Agreement = "Agreement", PlyLimit = "PlyLimit",
 });
-json_names!(NoMoveRule { Pass = "Pass", Lose = "Lose" });
-json_names!(RemoveFromMills { OnlyIfAllInMills = "OnlyIfAllInMills", Always = "Always" });
-json_names!(MillInPlacing { RemoveNow = "RemoveNow", MarkAndDelay = "MarkAndDelay" });
-json_names!(BoardFull { FirstPlayerLoses = "FirstPlayerLoses", Draw = "Draw" });
-json_names!(Stalemate { BlockedSideLoses = "BlockedSideLoses", TurnPasses = "TurnPasses" });
 
 use json::JsonName as _;
+
+/// A game's rules as the page writes them on the wire, by hand (each
+/// game's impl, with its `FromJson`, is in its file: `ataxx.rs`,
+/// `stones.rs`, `mill.rs`).
+trait WriteJson {
+    /// Writes the value's JSON text onto `out`.
+    fn write_json(&self, out: &mut String);
+}
+
+/// Generates the reading and writing of [`Variant`] from the list
+/// ([`crate::for_each_game!`]): `{"<Kind>": <its rules>}`.
+macro_rules! variant_codec {
+    (() $($Kind:ident: $module:ident::$Type:ident,)*) => {
+        /// The rules of the game named `name` (`"Ataxx"`, …), read from
+        /// `rules`; `None` for a name no game has.
+        fn read_variant(name: &str, rules: &Json) -> Option<Result<Variant, String>> {
+            match name {
+                $(stringify!($Kind) => Some(
+                    <<crate::games::$module::$Type as crate::games::Game>::Rules as FromJson>::from_json(rules)
+                        .map(Variant::$Kind),
+                ),)*
+                _ => None,
+            }
+        }
+
+        /// Writes `game` as `{"<Kind>": <its rules>}`.
+        fn write_variant(out: &mut String, game: &Variant) {
+            let mut o = ObjWriter::new(out);
+            match game {
+                $(Variant::$Kind(rules) => rules.write_json(o.key(stringify!($Kind))),)*
+            }
+            o.end();
+        }
+    };
+}
+
+crate::for_each_game!(variant_codec!());
 
 impl FromJson for Variant {
     fn from_json(v: &Json) -> Result<Self, String> {
@@ -73,79 +110,11 @@ impl FromJson for Variant {
                 json::kind(v)
             ));
         };
-        let err = |e: String| format!("`{name}`: {e}");
-        match name.as_str() {
-            "Ataxx" => Ok(Variant::Ataxx(AtaxxRules {
-                no_move: Fields::of(rules)
-                    .and_then(|f| f.req("no_move"))
-                    .map_err(err)?,
-            })),
-            "Stones" => match rules {
-                Json::Null => Ok(Variant::Stones(StonesRules)),
-                Json::Obj(m) if m.is_empty() => Ok(Variant::Stones(StonesRules)),
-                Json::Arr(a) if a.is_empty() => Ok(Variant::Stones(StonesRules)),
-                v => Err(err(format!("expected null, found {}", json::kind(v)))),
-            },
-            "Mill" => MillRules::from_json(rules).map(Variant::Mill).map_err(err),
-            _ => Err(format!("unknown game `{name}`")),
+        match read_variant(name, rules) {
+            Some(read) => read.map_err(|e| format!("`{name}`: {e}")),
+            None => Err(format!("unknown game `{name}`")),
         }
     }
-}
-
-impl FromJson for MillRules {
-    fn from_json(v: &Json) -> Result<Self, String> {
-        let f = Fields::of(v)?;
-        Ok(MillRules {
-            pieces: f.req("pieces")?,
-            diagonal_lines: f.req("diagonal_lines")?,
-            may_fly: f.req("may_fly")?,
-            fly_at: f.req("fly_at")?,
-            lose_below: f.req("lose_below")?,
-            remove_from_mills: f.req("remove_from_mills")?,
-            mill_in_placing: f.req("mill_in_placing")?,
-            move_in_placing: f.req("move_in_placing")?,
-            remove_multiple: f.req("remove_multiple")?,
-            one_time_mill: f.req("one_time_mill")?,
-            board_full: f.req("board_full")?,
-            stalemate: f.req("stalemate")?,
-            n_move_rule: f.req("n_move_rule")?,
-            threefold_repetition: f.req("threefold_repetition")?,
-            defender_first: f.req("defender_first")?,
-        })
-    }
-}
-
-/// Writes a game as `{"Ataxx":{"no_move":"Pass"}}`, `{"Stones":null}` or
-/// `{"Mill":{…}}`.
-fn write_variant(out: &mut String, game: &Variant) {
-    let mut o = ObjWriter::new(out);
-    match game {
-        Variant::Ataxx(r) => {
-            let mut rules = ObjWriter::new(o.key("Ataxx"));
-            rules.str("no_move", r.no_move.json_name()).end();
-        }
-        Variant::Stones(StonesRules) => o.key("Stones").push_str("null"),
-        Variant::Mill(r) => {
-            let mut w = ObjWriter::new(o.key("Mill"));
-            w.num("pieces", r.pieces.into())
-                .bool("diagonal_lines", r.diagonal_lines)
-                .bool("may_fly", r.may_fly)
-                .num("fly_at", r.fly_at.into())
-                .num("lose_below", r.lose_below.into())
-                .str("remove_from_mills", r.remove_from_mills.json_name())
-                .str("mill_in_placing", r.mill_in_placing.json_name())
-                .bool("move_in_placing", r.move_in_placing)
-                .bool("remove_multiple", r.remove_multiple)
-                .bool("one_time_mill", r.one_time_mill)
-                .str("board_full", r.board_full.json_name())
-                .str("stalemate", r.stalemate.json_name())
-                .num("n_move_rule", r.n_move_rule.into())
-                .bool("threefold_repetition", r.threefold_repetition)
-                .bool("defender_first", r.defender_first)
-                .end();
-        }
-    }
-    o.end();
 }
 
 impl FromJson for Outcome {
@@ -238,6 +207,10 @@ impl ServerMsg {
                 "refused" => ServerMsg::Refused {
                     code: f.req("code")?,
                     reason: f.req("reason")?,
+                    why: f
+                        .req::<Option<String>>("why")?
+                        .as_deref()
+                        .and_then(crate::games::Illegal::from_code),
                 },
                 "error" => ServerMsg::Error {
                     code: f.req("code")?,
@@ -342,7 +315,9 @@ fn write_clock(o: &mut ObjWriter, clock_secs: Option<u32>) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::ataxx::NoMoveRule;
+    use crate::games::ataxx::{AtaxxRules, NoMoveRule};
+    use crate::games::mill::{BoardFull, MillInPlacing, MillRules, RemoveFromMills, Stalemate};
+    use crate::games::stones::StonesRules;
 
     /// A small deterministic generator (xorshift), so the tests need no
     /// random crate and every failure can be replayed.
@@ -506,6 +481,18 @@ mod tests {
                 4 => ServerMsg::Refused {
                     code: self.pick(&[Refusal::NoSuchRoom, Refusal::StalePly, Refusal::Full]),
                     reason: self.text(),
+                    why: self.opt(|r| {
+                        use crate::games::ataxx::AtaxxIllegal;
+                        use crate::games::mill::MillIllegal;
+                        use crate::games::stones::StonesIllegal;
+                        use crate::games::Illegal;
+                        r.pick(&[
+                            Illegal::Ataxx(AtaxxIllegal::TooFar { from: 8, to: 40 }),
+                            Illegal::Ataxx(AtaxxIllegal::MustPass),
+                            Illegal::Stones(StonesIllegal::Pinned { from: 27 }),
+                            Illegal::Mill(MillIllegal::NotAdjacent { from: 0, to: 9 }),
+                        ])
+                    }),
                 },
                 5 => ServerMsg::Error {
                     code: self.pick(&[ErrorCode::Version, ErrorCode::BadJson, ErrorCode::Server]),

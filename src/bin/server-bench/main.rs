@@ -3,6 +3,7 @@
 //! ```text
 //! server-bench [--games N] [--server PATH] [--clock SECS] [--seed S]
 //!              [--traffic PLIES] [--waiting-rooms N]
+//!              [--flood ROUNDS [--conns N]] [--ping-flood SECS [--flooders N]]
 //!              [--nodes N --database postgres://… --bus redis://…]
 //! ```
 //!
@@ -33,23 +34,38 @@
 //! `--waiting-rooms N` measures what invites nobody takes cost: N rooms
 //! created, each on its own connection that then closes (the creator
 //! leaves, the invite stands), and the server's memory before and after.
+//!
+//! `--flood ROUNDS` measures what connection floods leave behind: each
+//! round opens `--conns N` (8,000) bare TCP connections (from 127.0.0.1
+//! to 127.0.0.100 in turn), holds them until the server has accepted them
+//! all, closes them, and waits until the server's descriptors are back to
+//! where they were; the server's RSS after each round.
+//!
+//! `--ping-flood SECS` measures WebSocket ping floods: `--flooders N` (4)
+//! connections send ping frames as fast as they can for SECS while a
+//! bystander game plays a move every 20 ms; the server's CPU, the
+//! bystander's move round trip, and how long each flooder stayed open.
+//!
+//! Files: this one reads the options and runs the benchmark asked for
+//! (the games, `--traffic`, `--nodes`); `process.rs` the server child
+//! (its CPU, descriptors, memory); `games.rs` two players in a game and
+//! random play to the end, the long Mill game of `--traffic`;
+//! `floods.rs` `--waiting-rooms`, `--flood` and `--ping-flood` (issue 34:
+//! was one file of 815 lines).
+
+mod floods;
+mod games;
+mod process;
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
-use std::process::{Command, ExitCode};
+use std::process::ExitCode;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
-use stoneplay::games::any::AnyRecord;
-use stoneplay::games::any::Variant;
-use stoneplay::games::mill::MillRules;
-use stoneplay::games::splitmix64;
-use stoneplay::games::stones::StonesRules;
-use stoneplay::games::{ataxx::AtaxxRules, Side};
-use stoneplay::protocol::online::{ClientMsg, Event, GameState, ServerMsg, SideChoice};
-use stoneplay::server::client::{Client, Spawned};
-
-const WAIT: Duration = Duration::from_secs(60);
+use floods::{flood, ping_flood, waiting_rooms};
+use games::{percentile, play, set_up, spec, traffic};
+use process::ServerProcess;
 
 struct Args {
     games: usize,
@@ -58,6 +74,10 @@ struct Args {
     seed: u64,
     traffic: Option<u32>,
     waiting_rooms: Option<usize>,
+    flood: Option<usize>,
+    conns: usize,
+    ping_flood: Option<u64>,
+    flooders: usize,
     nodes: usize,
     database: Option<String>,
     bus: Option<String>,
@@ -72,6 +92,10 @@ fn parse_args() -> Result<Args, String> {
         seed: 1,
         traffic: None,
         waiting_rooms: None,
+        flood: None,
+        conns: 8000,
+        ping_flood: None,
+        flooders: 4,
         nodes: 0,
         database: None,
         bus: None,
@@ -92,6 +116,10 @@ fn parse_args() -> Result<Args, String> {
             "--seed" => args.seed = num()?,
             "--traffic" => args.traffic = Some(num()?.clamp(1, 100_000) as u32),
             "--waiting-rooms" => args.waiting_rooms = Some(num()?.clamp(1, 1_000_000) as usize),
+            "--flood" => args.flood = Some(num()?.clamp(1, 100) as usize),
+            "--conns" => args.conns = num()?.clamp(1, 60_000) as usize,
+            "--ping-flood" => args.ping_flood = Some(num()?.clamp(1, 600)),
+            "--flooders" => args.flooders = num()?.clamp(1, 64) as usize,
             "--nodes" => args.nodes = num()?.clamp(1, 64) as usize,
             "--database" => args.database = Some(value.clone()),
             "--bus" => args.bus = Some(value.clone()),
@@ -99,255 +127,6 @@ fn parse_args() -> Result<Args, String> {
         }
     }
     Ok(args)
-}
-
-/// The server child, killed when dropped (with its data directory).
-struct ServerProcess {
-    server: Spawned,
-    addr: SocketAddr,
-    data: PathBuf,
-}
-
-impl ServerProcess {
-    fn start(path: &PathBuf, extra: &[String]) -> Result<ServerProcess, String> {
-        let data = std::env::temp_dir().join(format!("stoneplay-bench-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&data);
-        let server = Spawned::start(
-            Command::new(path)
-                .args(["--addr", "127.0.0.1:0", "--no-static"])
-                .args(["--rate", "100000", "--burst", "100000"])
-                .args(["--max-connections", "100000"])
-                // Every simulated player comes from 127.0.0.1.
-                .args(["--max-per-address", "0", "--rooms-per-address", "0"])
-                .arg("--data")
-                .arg(&data)
-                .args(extra),
-        )
-        .map_err(|e| format!("{}: {e}", path.display()))?;
-        let addr = server.addr;
-        Ok(ServerProcess { server, addr, data })
-    }
-
-    /// CPU seconds the server has used (user + system).
-    fn cpu_secs(&self) -> f64 {
-        let stat = std::fs::read_to_string(format!("/proc/{}/stat", self.server.child.id()))
-            .unwrap_or_default();
-        // Fields after the parenthesised name; utime and stime are 14 and 15.
-        let rest = stat.rsplit_once(')').map_or("", |(_, r)| r);
-        let f: Vec<f64> = rest
-            .split_whitespace()
-            .map(|v| v.parse().unwrap_or(0.0))
-            .collect();
-        let ticks = f.get(11).unwrap_or(&0.0) + f.get(12).unwrap_or(&0.0);
-        ticks / 100.0
-    }
-
-    /// (VmRSS, VmHWM) in KiB.
-    fn memory(&self) -> (u64, u64) {
-        let status = std::fs::read_to_string(format!("/proc/{}/status", self.server.child.id()))
-            .unwrap_or_default();
-        let field = |name: &str| {
-            status
-                .lines()
-                .find(|l| l.starts_with(name))
-                .and_then(|l| l.split_whitespace().nth(1))
-                .and_then(|v| v.parse().ok())
-                .unwrap_or(0)
-        };
-        (field("VmRSS:"), field("VmHWM:"))
-    }
-}
-
-impl Drop for ServerProcess {
-    fn drop(&mut self) {
-        let _ = self.server.child.kill();
-        let _ = self.server.child.wait();
-        let _ = std::fs::remove_dir_all(&self.data);
-    }
-}
-
-fn spec(i: usize) -> Variant {
-    match i % 3 {
-        0 => Variant::Ataxx(AtaxxRules::default()),
-        1 => Variant::Stones(StonesRules),
-        _ => Variant::Mill(MillRules::default()),
-    }
-}
-
-async fn state_of(c: &mut Client, event: Option<Event>) -> Result<GameState, String> {
-    let msg = c
-        .recv_until(
-            WAIT,
-            |m| matches!(m, ServerMsg::State(s) if event.is_none_or(|e| s.event == e)),
-        )
-        .await?;
-    match msg {
-        ServerMsg::State(s) => Ok(s),
-        _ => Err("not a state".into()),
-    }
-}
-
-/// Two connected players in a started game.
-struct Game {
-    first: Client,
-    second: Client,
-    state: GameState,
-}
-
-async fn set_up(
-    addr: SocketAddr,
-    friend_at: SocketAddr,
-    game: Variant,
-    clock_secs: u32,
-) -> Result<Game, String> {
-    let mut a = Client::hello(addr).await?;
-    a.send(&ClientMsg::Create {
-        game,
-        clock_secs: Some(clock_secs),
-        side: SideChoice::First,
-    })
-    .await?;
-    let (room, key) = match a.recv(WAIT).await? {
-        ServerMsg::Seat {
-            room,
-            join_key: Some(key),
-            ..
-        } => (room, key),
-        other => return Err(format!("expected a seat, got {other:?}")),
-    };
-    let mut b = Client::hello(friend_at).await?;
-    b.send(&ClientMsg::Join { room, key }).await?;
-    state_of(&mut b, Some(Event::Started)).await?;
-    let state = state_of(&mut a, Some(Event::Started)).await?;
-    Ok(Game {
-        first: a,
-        second: b,
-        state,
-    })
-}
-
-/// Plays random legal moves to the end; returns the round trip of each move.
-async fn play(mut g: Game, mut seed: u64) -> Result<Vec<Duration>, String> {
-    let mut live = AnyRecord::new(&g.state.game);
-    let mut applied = 0;
-    let mut trips = Vec::new();
-    while g.state.outcome.is_none() {
-        let moves = live.legal_moves();
-        let (next, r) = splitmix64(seed);
-        seed = next;
-        let mv = moves
-            .get((r % moves.len().max(1) as u64) as usize)
-            .ok_or("no legal move in an unfinished game")?
-            .clone();
-        let (mover, other) = match g.state.to_move {
-            Side::First => (&mut g.first, &mut g.second),
-            Side::Second => (&mut g.second, &mut g.first),
-        };
-        let sent = Instant::now();
-        mover
-            .send(&ClientMsg::Move {
-                ply: g.state.moves.len() as u32,
-                mv,
-            })
-            .await?;
-        let seen = state_of(other, Some(Event::Moved)).await?;
-        trips.push(sent.elapsed());
-        let mine = state_of(mover, Some(Event::Moved)).await?;
-        if mine.moves != seen.moves {
-            return Err("the players saw different games".into());
-        }
-        while applied < seen.moves.len() {
-            let played = live
-                .play_text(&seen.moves[applied])
-                .map_err(|e| format!("the server's move does not replay: {e}"))?;
-            applied += played.len();
-        }
-        g.state = seen;
-    }
-    g.first.close().await;
-    g.second.close().await;
-    Ok(trips)
-}
-
-fn percentile(sorted: &[Duration], p: f64) -> f64 {
-    if sorted.is_empty() {
-        return 0.0;
-    }
-    let i = ((sorted.len() - 1) as f64 * p).round() as usize;
-    sorted[i].as_secs_f64() * 1000.0
-}
-
-/// A move of `live` that neither ends the game nor closes a mill (so the
-/// same side is not to move again), if there is one; else any legal move.
-fn lasting_move(live: &AnyRecord, r: u64) -> Option<String> {
-    let moves = live.legal_moves();
-    let lasting: Vec<&String> = moves
-        .iter()
-        .filter(|m| {
-            let mut next = live.clone();
-            next.play_text(m).is_ok()
-                && next.outcome().is_none()
-                && next.to_move() != live.to_move()
-        })
-        .collect();
-    let pick = |list: &[&String]| {
-        (!list.is_empty()).then(|| list[(r % list.len() as u64) as usize].clone())
-    };
-    pick(&lasting).or_else(|| pick(&moves.iter().collect::<Vec<_>>()))
-}
-
-/// One long Mill game: bytes received per player per move.
-async fn traffic(
-    addr: SocketAddr,
-    plies: u32,
-    clock_secs: u32,
-    mut seed: u64,
-) -> Result<(), String> {
-    let rules = MillRules {
-        n_move_rule: 0,
-        threefold_repetition: false,
-        ..MillRules::default()
-    };
-    let mut g = set_up(addr, addr, Variant::Mill(rules), clock_secs).await?;
-    let mut live = AnyRecord::new(&g.state.game);
-    let before = g.first.received_bytes + g.second.received_bytes;
-    let mut played = 0u32;
-    let mut last_size = 0u64;
-    while played < plies && g.state.outcome.is_none() {
-        let (next, r) = splitmix64(seed);
-        seed = next;
-        let mv = lasting_move(&live, r).ok_or("no legal move in an unfinished game")?;
-        let (mover, other) = match g.state.to_move {
-            Side::First => (&mut g.first, &mut g.second),
-            Side::Second => (&mut g.second, &mut g.first),
-        };
-        mover
-            .send(&ClientMsg::Move {
-                ply: g.state.moves.len() as u32,
-                mv: mv.clone(),
-            })
-            .await?;
-        let other_before = other.received_bytes;
-        let seen = state_of(other, Some(Event::Moved)).await?;
-        last_size = other.received_bytes - other_before;
-        state_of(mover, Some(Event::Moved)).await?;
-        live.play_text(&mv)
-            .map_err(|e| format!("the move does not replay: {e}"))?;
-        played = seen.moves.len() as u32;
-        g.state = seen;
-    }
-    let total = g.first.received_bytes + g.second.received_bytes - before;
-    println!(
-        "traffic    {played} plies of Mill: {total} bytes to the two players, {:.0} bytes per move per player; the last move's message {last_size} bytes{}",
-        total as f64 / 2.0 / f64::from(played.max(1)),
-        match g.state.outcome {
-            Some(o) => format!(" (game over: {o:?})"),
-            None => String::new(),
-        }
-    );
-    g.first.close().await;
-    g.second.close().await;
-    Ok(())
 }
 
 /// `--nodes N`: N cluster nodes, the games spread over them.
@@ -399,7 +178,7 @@ async fn run_nodes(args: Args) -> Result<(), String> {
     let mut tasks = Vec::new();
     for (i, g) in games.into_iter().enumerate() {
         let seed = args.seed.wrapping_mul(0x9E37_79B9).wrapping_add(i as u64);
-        tasks.push(tokio::spawn(play(g, seed)));
+        tasks.push(tokio::spawn(play(g, seed, None)));
     }
     let (mut trips, mut finished, mut failed) = (Vec::new(), 0, 0);
     for t in tasks {
@@ -455,54 +234,6 @@ async fn run_nodes(args: Args) -> Result<(), String> {
     Ok(())
 }
 
-/// `--waiting-rooms N`: N invites whose creators leave at once.
-async fn waiting_rooms(server: &ServerProcess, n: usize) -> Result<(), String> {
-    let addr = server.addr;
-    let (idle, _) = server.memory();
-    let start = Instant::now();
-    let gate = Arc::new(tokio::sync::Semaphore::new(64));
-    let mut tasks = Vec::new();
-    for i in 0..n {
-        let gate = gate.clone();
-        tasks.push(tokio::spawn(async move {
-            let _permit = gate.acquire().await.map_err(|e| e.to_string())?;
-            let mut c = Client::hello(addr).await?;
-            c.send(&ClientMsg::Create {
-                game: spec(i),
-                clock_secs: None,
-                side: SideChoice::First,
-            })
-            .await?;
-            match c.recv(WAIT).await? {
-                ServerMsg::Seat { .. } => Ok::<(), String>(()),
-                other => Err(format!("expected a seat, got {other:?}")),
-            }
-        }));
-    }
-    for t in tasks {
-        t.await.map_err(|e| e.to_string())??;
-    }
-    let made = start.elapsed().as_secs_f64();
-    tokio::time::sleep(Duration::from_secs(2)).await;
-    let (rss, hwm) = server.memory();
-    let db: u64 = std::fs::read_dir(&server.data)
-        .map(|d| {
-            d.flatten()
-                .filter_map(|e| e.metadata().ok())
-                .map(|m| m.len())
-                .sum()
-        })
-        .unwrap_or(0);
-    println!(
-        "waiting rooms {n} created in {made:.1} s, creators gone; server RSS {:.1} MiB idle -> {:.1} MiB after (peak {:.1} MiB); data directory {:.1} MiB",
-        idle as f64 / 1024.0,
-        rss as f64 / 1024.0,
-        hwm as f64 / 1024.0,
-        db as f64 / 1_048_576.0
-    );
-    Ok(())
-}
-
 async fn run(args: Args) -> Result<(), String> {
     if args.nodes > 0 {
         return run_nodes(args).await;
@@ -514,6 +245,12 @@ async fn run(args: Args) -> Result<(), String> {
     }
     if let Some(n) = args.waiting_rooms {
         return waiting_rooms(&server, n).await;
+    }
+    if let Some(rounds) = args.flood {
+        return flood(&server, rounds, args.conns).await;
+    }
+    if let Some(secs) = args.ping_flood {
+        return ping_flood(&server, secs, args.flooders).await;
     }
     let (idle_rss, _) = server.memory();
     println!(
@@ -554,7 +291,7 @@ async fn run(args: Args) -> Result<(), String> {
     let mut tasks = Vec::new();
     for (i, g) in games.into_iter().enumerate() {
         let seed = args.seed.wrapping_mul(0x9E37_79B9).wrapping_add(i as u64);
-        tasks.push(tokio::spawn(play(g, seed)));
+        tasks.push(tokio::spawn(play(g, seed, None)));
     }
     let mut peak_rss = open_rss;
     let mut trips = Vec::new();
@@ -616,7 +353,7 @@ fn main() -> ExitCode {
     let args = match parse_args() {
         Ok(a) => a,
         Err(e) => {
-            eprintln!("error: {e}\nusage: server-bench [--games N] [--server PATH] [--clock SECS] [--seed S] [--traffic PLIES] [--waiting-rooms N] [--nodes N --database URL --bus URL]");
+            eprintln!("error: {e}\nusage: server-bench [--games N] [--server PATH] [--clock SECS] [--seed S] [--traffic PLIES] [--waiting-rooms N] [--flood ROUNDS [--conns N]] [--ping-flood SECS [--flooders N]] [--nodes N --database URL --bus URL]");
             return ExitCode::from(2);
         }
     };

@@ -1,0 +1,179 @@
+//! Where rooms are refereed and how quick matches pair: one interface,
+//! [`Placement`], with two implementations — [`Alone`] (one server: every
+//! room is refereed here, the quick-match queue is in memory) and a
+//! cluster node (`super::cluster`, feature `cluster`: leases in
+//! PostgreSQL, a proxy to the node that referees a room, the queue in a
+//! table). The hub asks its placement and runs the same rooms either way
+//! (issue 34: this replaced hub.rs's 11 `#[cfg(feature = "cluster")]`
+//! branches).
+//!
+//! A placement reaches the hub only through [`Local`], so neither imports
+//! the other.
+
+use std::collections::HashMap;
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use tokio::sync::{mpsc, oneshot};
+
+use super::handle::{ConnEvent, ConnHandle};
+use super::room::{Attach, RoomCmd};
+use crate::protocol::online::ServerMsg;
+
+/// A placement's answer, later (boxed: the trait is used as an object).
+pub type Pending<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
+
+/// The task of the room entered, or the answer that refuses.
+pub type Attaching<'a> = Pending<'a, Result<mpsc::Sender<RoomCmd>, ServerMsg>>;
+
+/// What a placement needs of this node's hub: its rooms (to attach other
+/// nodes' connections to, to stop or hand over, to unlist a proxy) and
+/// connection ids. A trait, so that placements do not depend on the hub,
+/// which asks them who referees a room and hands them quick matches.
+pub trait Local: Send + Sync + 'static {
+    fn next_id(&self) -> u64;
+    /// Frames queued for one connection before it counts as too slow.
+    fn out_queue(&self) -> usize;
+    /// Every room listed (their codes and tasks, proxies too).
+    fn listed(&self) -> Vec<(String, mpsc::Sender<RoomCmd>)>;
+    /// Unlists `code` if `tx` is still the task listed for it.
+    fn unlist(&self, code: &str, tx: &mpsc::Sender<RoomCmd>);
+    /// Enters `conn` into room `code` (in memory, or loaded from the
+    /// store), as a connection of this node would.
+    fn attach<'a>(
+        self: Arc<Self>,
+        code: &'a str,
+        conn: &'a ConnHandle,
+        how: Attach,
+    ) -> Attaching<'a>;
+}
+
+/// Who referees a room.
+pub enum Owner {
+    /// This node (it holds the lease now): load the room here.
+    Mine,
+    /// Another node that answers.
+    Other(String),
+    /// No room has this code.
+    Nobody,
+}
+
+/// The player a quick match paired with.
+pub enum Partner {
+    /// A connection of this server.
+    Here(ConnHandle),
+    /// Connection `conn` of cluster node `node` (this one, possibly).
+    Node { node: String, conn: u64 },
+}
+
+/// Where rooms are refereed and how quick matches pair.
+pub trait Placement: Send + Sync {
+    /// Who referees room `code` (asked before the room is loaded: a
+    /// cluster node may wait here, at most a lease's time, for a dead
+    /// node's lease to lapse).
+    fn claim<'a>(&'a self, code: &'a str) -> Pending<'a, Result<Owner, String>>;
+    /// A task that stands for `code`, refereed by `node` (an
+    /// [`Owner::Other`]).
+    fn proxy(&self, code: &str, node: &str) -> mpsc::Sender<RoomCmd>;
+    /// Pairs `conn` with the player waiting under `key`, or queues it.
+    fn pair<'a>(
+        &'a self,
+        key: &'a str,
+        conn: &'a ConnHandle,
+    ) -> Pending<'a, Result<Option<Partner>, String>>;
+    /// Puts a partner back in the queue (the room for them could not be made).
+    fn requeue<'a>(&'a self, key: &'a str, partner: Partner) -> Pending<'a, ()>;
+    /// Tells a paired partner their seat.
+    fn matched<'a>(&'a self, partner: Partner, room: &'a str, token: &'a str) -> Pending<'a, ()>;
+    /// Connection `conn` leaves the queue (if it waits under `key`).
+    fn cancel(&self, key: &str, conn: u64);
+    /// A clean stop: runs `stop_accepting` (the hub's shutdown signal),
+    /// then saves every room of `local` with its clock (a cluster node
+    /// hands them over to the other nodes).
+    fn stop<'a>(
+        &'a self,
+        local: &'a dyn Local,
+        stop_accepting: Box<dyn FnOnce() + Send + 'a>,
+    ) -> Pending<'a, ()>;
+}
+
+/// One server alone: every room is refereed here, and the quick-match
+/// queue is a map in memory (one player waiting per key).
+#[derive(Default)]
+pub struct Alone {
+    queue: Mutex<HashMap<String, ConnHandle>>,
+}
+
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    // A panic elsewhere never leaves the queue half-changed: go on.
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+impl Placement for Alone {
+    fn claim<'a>(&'a self, _code: &'a str) -> Pending<'a, Result<Owner, String>> {
+        Box::pin(async { Ok(Owner::Mine) })
+    }
+
+    /// Never asked ([`Alone::claim`] answers [`Owner::Mine`]): a task that
+    /// is already gone, which the hub treats as a room that retired.
+    fn proxy(&self, _code: &str, _node: &str) -> mpsc::Sender<RoomCmd> {
+        mpsc::channel(1).0
+    }
+
+    fn pair<'a>(
+        &'a self,
+        key: &'a str,
+        conn: &'a ConnHandle,
+    ) -> Pending<'a, Result<Option<Partner>, String>> {
+        let mut queue = lock(&self.queue);
+        let partner = match queue.remove(key) {
+            Some(w) if w.alive() && w.id != conn.id => Some(Partner::Here(w)),
+            _ => {
+                queue.insert(key.to_string(), conn.clone());
+                None
+            }
+        };
+        Box::pin(async { Ok(partner) })
+    }
+
+    fn requeue<'a>(&'a self, key: &'a str, partner: Partner) -> Pending<'a, ()> {
+        if let Partner::Here(conn) = partner {
+            lock(&self.queue).entry(key.to_string()).or_insert(conn);
+        }
+        Box::pin(async {})
+    }
+
+    fn matched<'a>(&'a self, partner: Partner, room: &'a str, token: &'a str) -> Pending<'a, ()> {
+        if let Partner::Here(conn) = partner {
+            conn.tell(ConnEvent::Matched {
+                room: room.to_string(),
+                token: token.to_string(),
+            });
+        }
+        Box::pin(async {})
+    }
+
+    fn cancel(&self, key: &str, conn: u64) {
+        let mut queue = lock(&self.queue);
+        if queue.get(key).is_some_and(|w| w.id == conn) {
+            queue.remove(key);
+        }
+    }
+
+    fn stop<'a>(
+        &'a self,
+        local: &'a dyn Local,
+        stop_accepting: Box<dyn FnOnce() + Send + 'a>,
+    ) -> Pending<'a, ()> {
+        Box::pin(async move {
+            stop_accepting();
+            for (_, tx) in local.listed() {
+                let (done, finished) = oneshot::channel();
+                if tx.send(RoomCmd::Shutdown { done }).await.is_ok() {
+                    let _ = finished.await;
+                }
+            }
+        })
+    }
+}
