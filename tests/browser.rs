@@ -624,20 +624,28 @@ fn territory_duel_tables_score_as_natively() {
 
 /// In WebAssembly the network's `simd128` kernels give the scalar
 /// kernels' numbers, through refreshes and through move-by-move updates
-/// along random games.
+/// along random games: the committed net, and a random net of 2×2 window
+/// inputs (`nnue::Inputs::Windows`).
 #[wasm_bindgen_test]
 fn territory_duel_network_simd_matches_scalar() {
     use stoneplay::ai::eval::nnue;
     use stoneplay::ai::SplitMix64;
     use stoneplay::games::Side;
+    let windows = nnue::Net::from_bytes(&nnue::random_net_file(nnue::Inputs::Windows, 4, 2))
+        .expect("a valid random window net");
     let mut rng = SplitMix64::new(5);
     let mut checked = 0;
-    for _ in 0..4 {
+    for game in 0..8 {
         let mut pos = Ataxx::start(&AtaxxRules::default());
         let mut path = Vec::new();
         while pos.outcome().is_none() && path.len() < 120 {
             path.push((pos.pieces_bb(Side::First), pos.pieces_bb(Side::Second)));
-            let scores = nnue::scores_by_kernels(&path, pos.side_to_move().index());
+            let stm = pos.side_to_move().index();
+            let scores = if game % 2 == 0 {
+                nnue::scores_by_kernels(&path, stm)
+            } else {
+                nnue::scores_by_kernels_with(&windows, &path, stm)
+            };
             assert_eq!(scores.len(), 2, "scalar and simd128");
             assert_eq!(scores[1].0, "simd128");
             let (_, want, _) = scores[0];
@@ -649,7 +657,7 @@ fn territory_duel_network_simd_matches_scalar() {
             pos.play_unchecked(moves[rng.below(moves.len())]);
         }
     }
-    assert!(checked > 100, "{checked}");
+    assert!(checked > 200, "{checked}");
 }
 
 /// The committed Stones! weights score tests/data/stones_eval.txt in

@@ -1,8 +1,9 @@
 //! `engine nnue-train`: trains Territory Duel's network
 //! ([`super::eval::nnue`]) on `engine datagen` positions.
 //!
-//! The model is the network in `f32`: 98 inputs per perspective, `hidden`
-//! units, SCReLU, one output per piece-count bucket. Its output times
+//! The model is the network in `f32`: 98 inputs per perspective (a square
+//! × whose piece) or 2916 (a 2×2 window × its 81 states, `--inputs
+//! windows`; see [`nnue::Inputs`]), `hidden` units, SCReLU, one output per piece-count bucket. Its output times
 //! [`nnue::SCALE`] is the score; `sigmoid(score / K)` is read as the side
 //! to move's expected result, and each position's target mixes its search
 //! score and its game's result: `lambda · sigmoid(search / K) + (1 −
@@ -25,14 +26,13 @@
 //! neither uses fused multiply-adds, so both give the same floats.
 
 use super::eval::nnue;
+use super::eval::nnue::Inputs;
 use super::train::fit_scale_pairs;
 use super::SplitMix64;
 use crate::games::ataxx::board::SQUARES;
 use crate::games::ataxx::{Ataxx, AtaxxRules};
 use crate::games::Game;
 
-/// Inputs per perspective.
-const INPUTS: usize = nnue::INPUTS;
 /// Slices of a batch, each with its own gradient, summed in order.
 pub const CHUNKS: usize = 16;
 /// The largest |feature weight| and |bias|: quantised, 1.98 · 255 = 505
@@ -131,6 +131,8 @@ const fn symmetries() -> [[u8; SQUARES]; 8] {
 /// symmetry of the board (see [`FloatNet::quantised`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Layout {
+    /// What the net reads.
+    pub inputs: Inputs,
     /// Free hidden units per perspective.
     pub hidden: usize,
     pub buckets: usize,
@@ -151,12 +153,12 @@ impl Layout {
     pub fn units(&self) -> usize {
         self.hidden * self.copies()
     }
-    /// Feature weights: `INPUTS` rows of `hidden`.
+    /// Feature weights: one row of `hidden` per input.
     fn ft(&self) -> usize {
         0
     }
     fn bias(&self) -> usize {
-        INPUTS * self.hidden
+        self.inputs.count() * self.hidden
     }
     /// Output weights: `buckets` rows of `2 · hidden`.
     fn out(&self) -> usize {
@@ -223,7 +225,7 @@ impl FloatNet {
         let (m, units) = (l.hidden, l.units());
         let p = &self.params;
         let mut out = nnue::MAGIC.to_vec();
-        for v in [INPUTS, units, l.buckets, 0] {
+        for v in [l.inputs.count(), units, l.buckets, 0] {
             out.extend_from_slice(&(v as u16).to_le_bytes());
         }
         let q16 = |x: f32, scale: i32, limit: i32| -> [u8; 2] {
@@ -231,9 +233,9 @@ impl FloatNet {
             (v.clamp(-limit, limit) as i16).to_le_bytes()
         };
         let limit = i16::MAX as i32;
-        for i in 0..INPUTS {
+        for i in 0..l.inputs.count() {
             for g in 0..l.copies() {
-                let turned = turn_input(i, if l.tied { g } else { 0 });
+                let turned = turn_input(l.inputs, i, if l.tied { g } else { 0 });
                 for j in 0..m {
                     out.extend_from_slice(&q16(p[turned * m + j], nnue::QA, limit));
                 }
@@ -258,16 +260,55 @@ impl FloatNet {
             let v = (w as f64 * (nnue::QA * nnue::QB) as f64).round() as i32;
             out.extend_from_slice(&v.to_le_bytes());
         }
-        debug_assert_eq!(out.len(), nnue::file_bytes(units, l.buckets));
+        debug_assert_eq!(
+            out.len(),
+            nnue::file_bytes(l.inputs.count(), units, l.buckets)
+        );
         out
     }
 }
 
-/// Input `i` (a square and whose piece) with its square turned by
-/// symmetry `g`.
-fn turn_input(i: usize, g: usize) -> usize {
-    let (owner, sq) = (i / SQUARES, i % SQUARES);
-    owner * SQUARES + SYMMETRIES[g][sq] as usize
+/// Input `i` with the board turned by symmetry `g`: a piece input's
+/// square turned; a window input's four squares turned, which gives
+/// another window (a 2×2 block stays a 2×2 block) with its states moved
+/// to their new corners.
+fn turn_input(inputs: Inputs, i: usize, g: usize) -> usize {
+    let map = &SYMMETRIES[g];
+    match inputs {
+        Inputs::Pieces => {
+            let (owner, sq) = (i / SQUARES, i % SQUARES);
+            owner * SQUARES + map[sq] as usize
+        }
+        Inputs::Windows => {
+            let (w, mut state) = (i / nnue::WINDOW_STATES, i % nnue::WINDOW_STATES);
+            let s = nnue::window_square(w);
+            let (mut own, mut other) = (0u64, 0u64);
+            let (mut row, mut col) = (usize::MAX, usize::MAX);
+            for sq in [s, s + 1, s + 7, s + 8] {
+                let to = map[sq] as usize;
+                match state % 3 {
+                    1 => own |= 1 << to,
+                    2 => other |= 1 << to,
+                    _ => {}
+                }
+                state /= 3;
+                row = row.min(to / 7);
+                col = col.min(to % 7);
+            }
+            nnue::window_input(own, other, row * 6 + col)
+        }
+    }
+}
+
+/// The board `bb` turned by symmetry `map`.
+#[inline(always)]
+fn turn_board(mut bb: u64, map: &[u8; SQUARES]) -> u64 {
+    let mut out = 0u64;
+    while bb != 0 {
+        out |= 1 << map[bb.trailing_zeros() as usize];
+        bb &= bb - 1;
+    }
+    out
 }
 
 /// Working space for one position: per perspective the hidden sums of
@@ -314,11 +355,17 @@ fn dot_screlu(acc: &[f32], w: &[f32]) -> f32 {
 /// The side to move's and the other side's active inputs of a position
 /// seen in symmetry `sym`.
 #[inline(always)]
-fn active(mine: u64, theirs: u64, sym: usize, features: &mut [Vec<usize>; 2]) {
+fn active(inputs: Inputs, mine: u64, theirs: u64, sym: usize, features: &mut [Vec<usize>; 2]) {
     let map = &SYMMETRIES[sym];
     let [us, them] = features;
     us.clear();
     them.clear();
+    if inputs == Inputs::Windows {
+        let (mine, theirs) = (turn_board(mine, map), turn_board(theirs, map));
+        inputs.for_each_active(mine, theirs, |i| us.push(i));
+        inputs.for_each_active(theirs, mine, |i| them.push(i));
+        return;
+    }
     let mut bb = mine;
     while bb != 0 {
         let s = map[bb.trailing_zeros() as usize] as usize;
@@ -343,7 +390,7 @@ fn forward(p: &[f32], l: Layout, mine: u64, theirs: u64, sym: usize, s: &mut Scr
     let bias = &p[l.bias()..l.bias() + m];
     for c in 0..l.copies() {
         let g = if l.tied { c } else { sym };
-        active(mine, theirs, g, &mut s.features[c]);
+        active(l.inputs, mine, theirs, g, &mut s.features[c]);
         for view in 0..2 {
             let acc = &mut s.acc[view][c * m..(c + 1) * m];
             acc.copy_from_slice(bias);
@@ -486,6 +533,8 @@ fn chunk_gradient_best(
 /// How a training run goes.
 #[derive(Clone, Copy, Debug)]
 pub struct NetConfig {
+    /// What the net reads.
+    pub inputs: Inputs,
     /// Free hidden units per perspective (the engine computes eight times
     /// as many when `tied`).
     pub hidden: usize,
@@ -515,6 +564,7 @@ pub struct NetConfig {
 impl Default for NetConfig {
     fn default() -> Self {
         NetConfig {
+            inputs: Inputs::Pieces,
             hidden: nnue::HIDDEN / 8,
             tied: true,
             buckets: 4,
@@ -613,6 +663,7 @@ pub fn train(
     report: &mut dyn FnMut(NetEpoch),
 ) -> TrainedNet {
     let layout = Layout {
+        inputs: cfg.inputs,
         hidden: cfg.hidden,
         buckets: cfg.buckets,
         tied: cfg.tied,
@@ -790,6 +841,7 @@ mod tests {
 
     fn small_config(threads: usize) -> NetConfig {
         NetConfig {
+            inputs: Inputs::Pieces,
             hidden: 16,
             tied: false,
             buckets: 2,
@@ -840,12 +892,37 @@ mod tests {
         );
         let mut d = centre_rule_samples(6000, 5);
         assert_eq!(one.net, train(&mut d, &tied(2), &mut |_| {}).net);
+        // A window net (tied and not), the same.
+        for tied in [false, true] {
+            let windows = |threads| NetConfig {
+                inputs: Inputs::Windows,
+                tied,
+                hidden: if tied { 8 } else { 16 },
+                ..small_config(threads)
+            };
+            let mut losses = Vec::new();
+            let mut e = centre_rule_samples(6000, 5);
+            let one = train(&mut e, &windows(1), &mut |e| losses.push(e.validation_loss));
+            let start = mean_loss(
+                &FloatNet::random(one.net.layout, 3),
+                &e[e.len() - one.validation..],
+                0.0,
+                400.0,
+            );
+            assert!(
+                *losses.last().unwrap() < start * 0.6,
+                "windows, tied {tied}: held-out loss {losses:?} from {start}"
+            );
+            let mut f = centre_rule_samples(6000, 5);
+            assert_eq!(one.net, train(&mut f, &windows(2), &mut |_| {}).net);
+        }
     }
 
     #[test]
     fn a_net_file_has_the_header_and_size_the_engine_reads() {
         let net = FloatNet::random(
             Layout {
+                inputs: Inputs::Pieces,
                 hidden: 32,
                 buckets: 3,
                 tied: false,
@@ -853,7 +930,7 @@ mod tests {
             1,
         );
         let bytes = net.quantised();
-        assert_eq!(bytes.len(), nnue::file_bytes(32, 3));
+        assert_eq!(bytes.len(), nnue::file_bytes(nnue::PIECE_INPUTS, 32, 3));
         assert_eq!(&bytes[..8], nnue::MAGIC);
         assert_eq!(u16::from_le_bytes([bytes[10], bytes[11]]), 32);
         // Built for another width, the engine refuses it with the reason.
@@ -862,7 +939,8 @@ mod tests {
     }
 
     /// A tied net, quantised, scores a position and its seven mirror
-    /// images exactly alike in the engine; an untied one does not.
+    /// images exactly alike in the engine; an untied one does not. For
+    /// both encodings (a window net's turned inputs are other windows).
     #[test]
     fn a_tied_net_scores_mirror_images_exactly_alike() {
         let turn = |bb: u64, g: usize| {
@@ -872,8 +950,14 @@ mod tests {
         };
         let mut rng = SplitMix64::new(8);
         let mut untied_differs = false;
-        for tied in [true, false] {
+        for (tied, inputs) in [
+            (true, Inputs::Pieces),
+            (false, Inputs::Pieces),
+            (true, Inputs::Windows),
+            (false, Inputs::Windows),
+        ] {
             let layout = Layout {
+                inputs,
                 hidden: if tied { nnue::HIDDEN / 8 } else { nnue::HIDDEN },
                 buckets: 2,
                 tied,
@@ -892,7 +976,7 @@ mod tests {
                 for g in 1..8 {
                     let w = net.evaluate_board(turn(mine, g), turn(theirs, g));
                     if tied {
-                        assert_eq!(w, v, "symmetry {g}");
+                        assert_eq!(w, v, "{inputs:?}: symmetry {g}");
                     } else if w != v {
                         untied_differs = true;
                     }

@@ -1,12 +1,27 @@
 //! Territory Duel's network evaluation (NNUE): a small efficiently
 //! updatable network, trained by `engine nnue-train` on our own self-play.
 //!
-//! **Inputs.** 98 per perspective: a piece of that perspective's side on
-//! square `s` is input `s`, a piece of the other side is input `49 + s`
-//! (gaps and empty squares are no input). Each of the two perspectives
-//! (X's and O's) has its own accumulator of [`HIDDEN`] sums: the bias plus
-//! the feature weights of its active inputs. Both use the same weights, so
-//! a position and its colour-swapped twin score the same by construction.
+//! **Inputs.** A net file says which of two encodings it reads (the
+//! input count in its header, [`Inputs`]):
+//! - [`Inputs::Pieces`], 98 per perspective: a piece of that perspective's
+//!   side on square `s` is input `s`, a piece of the other side is input
+//!   `49 + s` (gaps and empty squares are no input).
+//! - [`Inputs::Windows`], 2916 per perspective: each of the 36 2×2 windows
+//!   of the 7×7 board is in one of 3^4 = 81 states (each square empty, the
+//!   perspective's own or the other side's), one input per window and
+//!   state, so 36 inputs are active on every board. A window sees its four
+//!   squares together: a hole, a lone piece, a wall of two (what the
+//!   strongest public engine's net reads, as tuples of squares).
+//!   The states are "own / other" per perspective rather than "side to
+//!   move / opponent": the two accumulators then belong to X and O and
+//!   survive a change of the side to move, so a move only touches the
+//!   windows around the squares it changed (a view relative to the side
+//!   to move would flip every window at every ply).
+//!
+//! Each of the two perspectives (X's and O's) has its own accumulator of
+//! [`HIDDEN`] sums: the bias plus the feature weights of its active inputs.
+//! Both use the same weights, so a position and its colour-swapped twin
+//! score the same by construction.
 //!
 //! **Output.** The side to move's accumulator, then the other's, each
 //! clipped to `[0, 1]` and squared (SCReLU), times one of [`MAX_BUCKETS`]
@@ -16,11 +31,16 @@
 //!
 //! **Incremental updates.** A clone adds one piece, a jump moves one, and
 //! either flips up to eight: the child's accumulators are the parent's
-//! plus a few weight rows ([`update`]). A flip is one row per perspective:
-//! the net stores, for each square, the difference "mine minus theirs"
-//! ([`Net::flips`]). When the changes would cost more rows than the pieces
-//! on the board (early in the game, or between unrelated positions) the
-//! child is refreshed from scratch instead. The search is copy-make: it
+//! plus a few weight rows ([`update`]). With [`Inputs::Pieces`] a flip is
+//! one row per perspective: the net stores, for each square, the
+//! difference "mine minus theirs" ([`Net::flips`]); when the changes would
+//! cost more rows than the pieces on the board (early in the game, or
+//! between unrelated positions) the child is refreshed from scratch
+//! instead. With [`Inputs::Windows`] every window holding a changed square
+//! (up to four per square, each counted once however many of its squares
+//! changed) swaps its old state's row for its new one: a clone with eight
+//! flips touches 16 windows, 32 rows per view; past 18 windows a refresh
+//! (36 rows) is cheaper. The search is copy-make: it
 //! keeps one accumulator pair per ply and computes the child's from the
 //! parent's as it makes a move (`Evaluate::acc_update`).
 //!
@@ -42,8 +62,103 @@ use std::sync::OnceLock;
 
 use crate::games::ataxx::board::SQUARES;
 
-/// Inputs per perspective: a square × whose piece.
-pub const INPUTS: usize = 2 * SQUARES;
+/// Inputs per perspective of [`Inputs::Pieces`]: a square × whose piece.
+pub const PIECE_INPUTS: usize = 2 * SQUARES;
+/// The 2×2 windows of the board: 6 × 6 top-left corners.
+pub const WINDOWS: usize = 36;
+/// The states of a window: each of its four squares empty, own or other.
+pub const WINDOW_STATES: usize = 81;
+/// Inputs per perspective of [`Inputs::Windows`].
+pub const WINDOW_INPUTS: usize = WINDOWS * WINDOW_STATES;
+
+/// What a net reads: its input encoding (see the module header).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Inputs {
+    /// A square × whose piece: 98 inputs.
+    Pieces,
+    /// A 2×2 window × its 81 states: 2916 inputs.
+    Windows,
+}
+
+impl Inputs {
+    /// Inputs per perspective.
+    pub const fn count(self) -> usize {
+        match self {
+            Inputs::Pieces => PIECE_INPUTS,
+            Inputs::Windows => WINDOW_INPUTS,
+        }
+    }
+
+    /// The encoding with `count` inputs, as a file's header gives it.
+    pub fn from_count(count: usize) -> Option<Inputs> {
+        match count {
+            PIECE_INPUTS => Some(Inputs::Pieces),
+            WINDOW_INPUTS => Some(Inputs::Windows),
+            _ => None,
+        }
+    }
+
+    /// Calls `f` with each active input of a perspective whose pieces are
+    /// `own`, the other side's `other`.
+    #[inline(always)]
+    pub fn for_each_active(self, own: u64, other: u64, mut f: impl FnMut(usize)) {
+        match self {
+            Inputs::Pieces => {
+                squares(own).for_each(&mut f);
+                squares(other).for_each(|s| f(SQUARES + s));
+            }
+            Inputs::Windows => (0..WINDOWS).for_each(|w| f(window_input(own, other, w))),
+        }
+    }
+}
+
+/// The top-left square of window `w` (row-major, 6 per row).
+#[inline(always)]
+pub const fn window_square(w: usize) -> usize {
+    (w / 6) * 7 + w % 6
+}
+
+/// `TERN[b]`: the four bits of `b` (the window's top-left, top-right,
+/// bottom-left and bottom-right squares) as base-3 digits 0 or 1.
+const TERN: [u8; 16] = {
+    let mut t = [0u8; 16];
+    let mut b = 0;
+    while b < 16 {
+        t[b] = ((b & 1) + 3 * ((b >> 1) & 1) + 9 * ((b >> 2) & 1) + 27 * ((b >> 3) & 1)) as u8;
+        b += 1;
+    }
+    t
+};
+
+/// The window's four squares of `bb` as four bits (see [`TERN`]).
+#[inline(always)]
+fn nibble(bb: u64, s: usize) -> usize {
+    (((bb >> s) & 3) | (((bb >> (s + 7)) & 3) << 2)) as usize
+}
+
+/// The input of window `w` for a perspective whose pieces are `own`, the
+/// other side's `other`: `w · 81 + Σ digitₖ · 3ᵏ` with digit 1 for own, 2
+/// for other, 0 for empty.
+#[inline(always)]
+pub fn window_input(own: u64, other: u64, w: usize) -> usize {
+    let s = window_square(w);
+    w * WINDOW_STATES + TERN[nibble(own, s)] as usize + 2 * TERN[nibble(other, s)] as usize
+}
+
+/// `WINDOWS_OF[s]`: bit `w` set for each window that holds square `s`.
+const WINDOWS_OF: [u64; SQUARES] = {
+    let mut t = [0u64; SQUARES];
+    let mut w = 0;
+    while w < WINDOWS {
+        let s = window_square(w);
+        t[s] |= 1 << w;
+        t[s + 1] |= 1 << w;
+        t[s + 7] |= 1 << w;
+        t[s + 8] |= 1 << w;
+        w += 1;
+    }
+    t
+};
 /// Hidden units per perspective.
 pub const HIDDEN: usize = 256;
 /// Most output buckets a file may have.
@@ -69,19 +184,22 @@ pub const HEADER_BYTES: usize = 16;
 /// The committed net.
 const FILE: &[u8] = include_bytes!("ataxx-nnue.bin");
 
-/// The bytes of a file with `buckets` output buckets and `hidden` units.
-pub const fn file_bytes(hidden: usize, buckets: usize) -> usize {
-    HEADER_BYTES + 2 * (INPUTS * hidden + hidden + buckets * 2 * hidden) + 4 * buckets
+/// The bytes of a file with `inputs` inputs, `hidden` units and `buckets`
+/// output buckets.
+pub const fn file_bytes(inputs: usize, hidden: usize, buckets: usize) -> usize {
+    HEADER_BYTES + 2 * (inputs * hidden + hidden + buckets * 2 * hidden) + 4 * buckets
 }
 
 /// A quantised network, ready to evaluate.
 #[repr(C, align(64))]
 pub struct Net {
+    inputs: Inputs,
     /// `features[i]`: the weights of input `i` (see the module header).
-    features: [[i16; HIDDEN]; INPUTS],
-    /// `flips[s]`: `features[s] - features[49 + s]`, what a piece on `s`
-    /// changing from the other side's to the perspective's own adds.
-    flips: [[i16; HIDDEN]; SQUARES],
+    features: Vec<Row>,
+    /// [`Inputs::Pieces`] only: `flips[s]` is `features[s] - features[49 +
+    /// s]`, what a piece on `s` changing from the other side's to the
+    /// perspective's own adds.
+    flips: Vec<Row>,
     bias: [i16; HIDDEN],
     /// Per bucket: the side to move's `HIDDEN` weights, then the other's.
     out: [[i16; 2 * HIDDEN]; MAX_BUCKETS],
@@ -101,17 +219,18 @@ impl Net {
         }
         let u16_at = |at: usize| u16::from_le_bytes([bytes[at], bytes[at + 1]]) as usize;
         let (inputs, hidden, buckets) = (u16_at(8), u16_at(10), u16_at(12));
-        if inputs != INPUTS || hidden != HIDDEN {
+        let kind = Inputs::from_count(inputs);
+        let Some(kind) = kind.filter(|_| hidden == HIDDEN) else {
             return Err(format!(
-                "the net has {inputs} inputs and {hidden} hidden units; this engine is built for {INPUTS} and {HIDDEN}"
+                "the net has {inputs} inputs and {hidden} hidden units; this engine is built for {PIECE_INPUTS} or {WINDOW_INPUTS} and {HIDDEN}"
             ));
-        }
+        };
         if !(1..=MAX_BUCKETS).contains(&buckets) {
             return Err(format!(
                 "the net has {buckets} output buckets (1 to {MAX_BUCKETS})"
             ));
         }
-        let size = file_bytes(HIDDEN, buckets);
+        let size = file_bytes(inputs, HIDDEN, buckets);
         if bytes.len() != size {
             return Err(format!(
                 "the net file has {} bytes; its header says {size}",
@@ -125,8 +244,9 @@ impl Net {
             v
         };
         let mut net = Box::new(Net {
-            features: [[0; HIDDEN]; INPUTS],
-            flips: [[0; HIDDEN]; SQUARES],
+            inputs: kind,
+            features: vec![[0; HIDDEN]; inputs],
+            flips: Vec::new(),
             bias: [0; HIDDEN],
             out: [[0; 2 * HIDDEN]; MAX_BUCKETS],
             out_bias: [0; MAX_BUCKETS],
@@ -144,15 +264,23 @@ impl Net {
             net.out_bias[b] =
                 i32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]]);
         }
-        // The largest accumulator any board can reach: every square holds
-        // the piece whose weight is furthest from zero.
+        // The largest accumulator any board can reach: every square (or
+        // window) in the state whose weight is furthest from zero.
+        let groups: Vec<Vec<usize>> = match kind {
+            Inputs::Pieces => (0..SQUARES).map(|s| vec![s, SQUARES + s]).collect(),
+            Inputs::Windows => (0..WINDOWS)
+                .map(|w| (w * WINDOW_STATES..(w + 1) * WINDOW_STATES).collect())
+                .collect(),
+        };
         for h in 0..HIDDEN {
             let worst: i32 = (net.bias[h] as i32).abs()
-                + (0..SQUARES)
-                    .map(|s| {
-                        (net.features[s][h] as i32)
-                            .abs()
-                            .max((net.features[SQUARES + s][h] as i32).abs())
+                + groups
+                    .iter()
+                    .map(|g| {
+                        g.iter()
+                            .map(|&i| (net.features[i][h] as i32).abs())
+                            .max()
+                            .unwrap_or(0)
                     })
                     .sum::<i32>();
             if worst > i16::MAX as i32 {
@@ -168,12 +296,23 @@ impl Net {
         {
             return Err(format!("an output weight is {w}, beyond ±{MAX_OUT_WEIGHT}"));
         }
-        for s in 0..SQUARES {
-            for h in 0..HIDDEN {
-                net.flips[s][h] = net.features[s][h].wrapping_sub(net.features[SQUARES + s][h]);
-            }
+        if kind == Inputs::Pieces {
+            net.flips = (0..SQUARES)
+                .map(|s| {
+                    let mut row = [0i16; HIDDEN];
+                    for (h, r) in row.iter_mut().enumerate() {
+                        *r = net.features[s][h].wrapping_sub(net.features[SQUARES + s][h]);
+                    }
+                    row
+                })
+                .collect();
         }
         Ok(net)
+    }
+
+    /// What the net reads.
+    pub fn inputs(&self) -> Inputs {
+        self.inputs
     }
 
     /// The score with this net of a board whose side to move has the
@@ -248,8 +387,9 @@ type Row = [i16; HIDDEN];
 
 /// Most rows one kernel call adds (or subtracts): an update that needs
 /// more is done as a refresh, and a refresh adds its rows this many at a
-/// time.
-const MAX_ROWS: usize = 16;
+/// time. 18: half of a window net's 36 rows, where an update of touched
+/// windows stops paying.
+const MAX_ROWS: usize = 18;
 
 /// Rows to add and to subtract for one view.
 struct Rows<'a> {
@@ -302,13 +442,19 @@ pub fn refresh(x: u64, o: u64, acc: &mut Accumulator) {
 
 fn refresh_with(net: &Net, x: u64, o: u64, acc: &mut Accumulator, k: Kernels) {
     for (view, (own, other)) in [(x, o), (o, x)].into_iter().enumerate() {
-        // The view's own pieces are inputs 0..49, the other side's 49..98.
-        let inputs = squares(own).chain(squares(other).map(|s| SQUARES + s));
+        // The view's own pieces are "own" (inputs 0..49 of a piece net),
+        // the other side's "other".
+        let mut inputs = [0u16; SQUARES];
+        let mut n = 0;
+        net.inputs.for_each_active(own, other, |i| {
+            inputs[n] = i as u16;
+            n += 1;
+        });
         let dst = &mut acc.views[view];
         *dst = net.bias;
         let mut rows = Rows::new(&net.bias);
-        for i in inputs {
-            rows.add(&net.features[i]);
+        for &i in &inputs[..n] {
+            rows.add(&net.features[i as usize]);
             if rows.n_add == MAX_ROWS {
                 let src = *dst;
                 (k.combine)(&src, dst, &rows.add, &[]);
@@ -341,6 +487,10 @@ fn update_with(
     to: &mut Accumulator,
     k: Kernels,
 ) {
+    if net.inputs == Inputs::Windows {
+        update_windows(net, px, po, from, x, o, to, k);
+        return;
+    }
     // Pieces that changed sides: one flip row each.
     let to_x = x & po;
     let to_o = o & px;
@@ -385,6 +535,42 @@ fn update_with(
     for s in squares(to_o) {
         rows[0].sub(&net.flips[s]);
         rows[1].add(&net.flips[s]);
+    }
+    for (view, r) in rows.iter().enumerate() {
+        (k.combine)(
+            &from.views[view],
+            &mut to.views[view],
+            &r.add[..r.n_add],
+            &r.sub[..r.n_sub],
+        );
+    }
+}
+
+/// [`update_with`] for a window net: each window holding a changed square,
+/// once, swaps the row of its old state for its new one in both views.
+#[allow(clippy::too_many_arguments)]
+#[inline]
+fn update_windows(
+    net: &Net,
+    px: u64,
+    po: u64,
+    from: &Accumulator,
+    x: u64,
+    o: u64,
+    to: &mut Accumulator,
+    k: Kernels,
+) {
+    let touched = squares((x ^ px) | (o ^ po)).fold(0u64, |t, s| t | WINDOWS_OF[s]);
+    if touched.count_ones() as usize > MAX_ROWS {
+        refresh_with(net, x, o, to, k);
+        return;
+    }
+    let mut rows = [Rows::new(&net.bias), Rows::new(&net.bias)];
+    for w in squares(touched) {
+        rows[0].sub(&net.features[window_input(px, po, w)]);
+        rows[0].add(&net.features[window_input(x, o, w)]);
+        rows[1].sub(&net.features[window_input(po, px, w)]);
+        rows[1].add(&net.features[window_input(o, x, w)]);
     }
     for (view, r) in rows.iter().enumerate() {
         (k.combine)(
@@ -650,7 +836,15 @@ pub mod kernels {
 /// list of boards ending at `(x, o)`): each set's scores, which must all
 /// be equal.
 pub fn scores_by_kernels(path: &[(u64, u64)], stm: usize) -> Vec<(&'static str, i32, i32)> {
-    let net = net();
+    scores_by_kernels_with(net(), path, stm)
+}
+
+/// [`scores_by_kernels`] with the net `net`.
+pub fn scores_by_kernels_with(
+    net: &Net,
+    path: &[(u64, u64)],
+    stm: usize,
+) -> Vec<(&'static str, i32, i32)> {
     let mut sets = vec![kernels::SCALAR];
     let best = kernels::best();
     if best.name != "scalar" {
@@ -680,6 +874,33 @@ pub fn scores_by_kernels(path: &[(u64, u64)], stm: usize) -> Vec<(&'static str, 
         .collect()
 }
 
+/// For tests: a valid net file of random weights (seeded) reading
+/// `inputs`, with `buckets` output buckets; its hidden sums spread over
+/// the whole clipped range and beyond, so every kernel's clipping and
+/// wrapping is exercised.
+pub fn random_net_file(inputs: Inputs, buckets: usize, seed: u64) -> Vec<u8> {
+    let mut rng = crate::ai::SplitMix64::new(seed);
+    let mut small = |a: usize| (rng.below(2 * a + 1) as i32 - a as i32) as i16;
+    let mut b = MAGIC.to_vec();
+    for v in [inputs.count(), HIDDEN, buckets, 0] {
+        b.extend_from_slice(&(v as u16).to_le_bytes());
+    }
+    let spread = match inputs {
+        Inputs::Pieces => 90,
+        Inputs::Windows => 120,
+    };
+    for _ in 0..(inputs.count() + 1) * HIDDEN {
+        b.extend_from_slice(&small(spread).to_le_bytes());
+    }
+    for _ in 0..buckets * 2 * HIDDEN {
+        b.extend_from_slice(&small(MAX_OUT_WEIGHT as usize).to_le_bytes());
+    }
+    for _ in 0..buckets {
+        b.extend_from_slice(&(small(30_000) as i32 * 50).to_le_bytes());
+    }
+    b
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -705,29 +926,57 @@ mod tests {
             .collect()
     }
 
+    /// The committed net and random nets of both encodings.
+    fn nets() -> Vec<(String, Box<Net>)> {
+        let mut nets = vec![("committed".to_string(), Net::from_bytes(FILE).unwrap())];
+        for (inputs, seed) in [
+            (Inputs::Pieces, 1),
+            (Inputs::Windows, 2),
+            (Inputs::Windows, 3),
+        ] {
+            let net = Net::from_bytes(&random_net_file(inputs, 4, seed)).unwrap();
+            assert_eq!(net.inputs(), inputs);
+            nets.push((format!("random {inputs:?} {seed}"), net));
+        }
+        nets
+    }
+
     /// Along random games, the accumulators updated move by move give the
     /// score a refresh gives, and every kernel set this machine has (AVX2
     /// natively where the CPU has it, `simd128` in WebAssembly, scalar)
-    /// gives the same numbers.
+    /// gives the same numbers, for nets of both encodings.
     #[test]
     fn updates_refreshes_and_every_kernel_set_agree() {
+        for (name, net) in nets() {
+            updates_refreshes_and_kernels_agree_with(&name, &net);
+        }
+    }
+
+    fn updates_refreshes_and_kernels_agree_with(net_name: &str, net: &Net) {
         let mut checked = 0;
         let mut distinct = std::collections::HashSet::new();
         for game in random_games(12, 7) {
             for end in 1..=game.len() {
                 let path: Vec<(u64, u64)> = game[..end].iter().map(|&(x, o, _)| (x, o)).collect();
                 let stm = game[end - 1].2;
-                let scores = scores_by_kernels(&path, stm);
+                let scores = scores_by_kernels_with(net, &path, stm);
                 let (_, want, _) = scores[0];
                 for &(name, fresh, updated) in &scores {
-                    assert_eq!((fresh, updated), (want, want), "{name} at ply {end}");
+                    assert_eq!(
+                        (fresh, updated),
+                        (want, want),
+                        "{net_name}: {name} at ply {end}"
+                    );
                 }
                 distinct.insert(want);
                 checked += 1;
             }
         }
         assert!(checked > 500, "{checked}");
-        assert!(distinct.len() > 50, "the net scores boards differently");
+        assert!(
+            distinct.len() > 50,
+            "{net_name}: the net scores boards differently"
+        );
     }
 
     /// A jump between unrelated boards and a pass (the same board) update
@@ -746,16 +995,24 @@ mod tests {
             }
             (x, o)
         };
+        let nets = nets();
         for _ in 0..200 {
             let (px, po) = random_board(&mut rng);
-            let (x, o) = if rng.below(4) == 0 {
-                (px, po)
-            } else {
-                random_board(&mut rng)
+            let (x, o) = match rng.below(4) {
+                0 => (px, po),
+                // One square changed (few windows touched: an update).
+                1 => {
+                    let sq = 1u64 << rng.below(49);
+                    ((px ^ sq) & !po, po & !sq)
+                }
+                _ => random_board(&mut rng),
             };
-            for stm in 0..2 {
-                for &(name, fresh, updated) in &scores_by_kernels(&[(px, po), (x, o)], stm) {
-                    assert_eq!(fresh, updated, "{name}");
+            for (net_name, net) in &nets {
+                for stm in 0..2 {
+                    let scores = scores_by_kernels_with(net, &[(px, po), (x, o)], stm);
+                    for &(name, fresh, updated) in &scores {
+                        assert_eq!(fresh, updated, "{net_name}: {name}");
+                    }
                 }
             }
         }
@@ -766,16 +1023,100 @@ mod tests {
     /// weights.
     #[test]
     fn the_colours_swapped_score_the_same() {
-        for game in random_games(4, 11) {
-            for &(x, o, stm) in &game {
-                assert_eq!(evaluate_board(x, o, stm), evaluate_board(o, x, 1 - stm));
+        for (name, net) in nets() {
+            let k = kernels::best();
+            let score = |x: u64, o: u64, stm: usize| {
+                let mut acc = Accumulator::default();
+                refresh_with(&net, x, o, &mut acc, k);
+                evaluate_with(&net, &acc, stm, (x | o).count_ones(), k)
+            };
+            for game in random_games(4, 11) {
+                for &(x, o, stm) in &game {
+                    assert_eq!(score(x, o, stm), score(o, x, 1 - stm), "{name}");
+                }
             }
         }
     }
 
+    /// A window's input, square by square: digit 1 for own, 2 for other,
+    /// in the order top-left, top-right, bottom-left, bottom-right.
+    #[test]
+    fn window_inputs_read_their_four_squares() {
+        let mut rng = SplitMix64::new(5);
+        for _ in 0..300 {
+            let (mut own, mut other) = (0u64, 0u64);
+            for sq in 0..SQUARES {
+                match rng.below(3) {
+                    1 => own |= 1 << sq,
+                    2 => other |= 1 << sq,
+                    _ => {}
+                }
+            }
+            let mut seen = Vec::new();
+            Inputs::Windows.for_each_active(own, other, |i| seen.push(i));
+            assert_eq!(seen.len(), WINDOWS);
+            for (w, &input) in seen.iter().enumerate() {
+                let (r, c) = (w / 6, w % 6);
+                let squares = [
+                    r * 7 + c,
+                    r * 7 + c + 1,
+                    (r + 1) * 7 + c,
+                    (r + 1) * 7 + c + 1,
+                ];
+                let mut want = w * WINDOW_STATES;
+                for (k, sq) in squares.into_iter().enumerate() {
+                    let digit = if own >> sq & 1 == 1 {
+                        1
+                    } else if other >> sq & 1 == 1 {
+                        2
+                    } else {
+                        0
+                    };
+                    want += digit * 3usize.pow(k as u32);
+                }
+                assert_eq!(input, want, "window {w}");
+            }
+        }
+        // Every square is in one to four windows, 144 memberships in all.
+        let total: u32 = WINDOWS_OF.iter().map(|w| w.count_ones()).sum();
+        assert_eq!(total, 4 * WINDOWS as u32);
+        assert_eq!(WINDOWS_OF[0].count_ones(), 1);
+        assert_eq!(WINDOWS_OF[24].count_ones(), 4);
+    }
+
+    /// A window net file is checked as a piece net's is: its size, and no
+    /// board may overflow the accumulator.
+    #[test]
+    fn a_window_net_file_is_checked_when_read() {
+        let good = random_net_file(Inputs::Windows, 2, 9);
+        assert_eq!(good.len(), file_bytes(WINDOW_INPUTS, HIDDEN, 2));
+        assert!(Net::from_bytes(&good).is_ok());
+        assert!(Net::from_bytes(&good[..good.len() - 2])
+            .err()
+            .unwrap()
+            .contains("bytes"));
+        // Unit 7: 1000 in one state of every window reaches 36,000 plus
+        // the bias.
+        let mut big = good.clone();
+        for w in 0..WINDOWS {
+            let at = HEADER_BYTES + 2 * ((w * WINDOW_STATES + 40) * HIDDEN + 7);
+            big[at..at + 2].copy_from_slice(&1000i16.to_le_bytes());
+        }
+        assert!(Net::from_bytes(&big)
+            .err()
+            .unwrap()
+            .contains("hidden unit 7 can reach"));
+        let mut count = good.clone();
+        count[8..10].copy_from_slice(&2915u16.to_le_bytes());
+        assert!(Net::from_bytes(&count)
+            .err()
+            .unwrap()
+            .contains("2915 inputs"));
+    }
+
     fn header(hidden: u16, buckets: u16) -> Vec<u8> {
         let mut b = MAGIC.to_vec();
-        for v in [INPUTS as u16, hidden, buckets, 0] {
+        for v in [PIECE_INPUTS as u16, hidden, buckets, 0] {
             b.extend_from_slice(&v.to_le_bytes());
         }
         b
@@ -785,7 +1126,7 @@ mod tests {
     fn a_net_file_is_checked_when_read() {
         let good = {
             let mut b = header(HIDDEN as u16, 2);
-            b.resize(file_bytes(HIDDEN, 2), 0);
+            b.resize(file_bytes(PIECE_INPUTS, HIDDEN, 2), 0);
             b
         };
         assert!(Net::from_bytes(&good).is_ok());
@@ -817,7 +1158,7 @@ mod tests {
             .contains("hidden unit 5 can reach 34300"));
         // An output weight whose product with 255 leaves the i16.
         let mut out = good.clone();
-        let at = HEADER_BYTES + 2 * (INPUTS * HIDDEN + HIDDEN + 3);
+        let at = HEADER_BYTES + 2 * (PIECE_INPUTS * HIDDEN + HIDDEN + 3);
         out[at..at + 2].copy_from_slice(&129i16.to_le_bytes());
         assert!(Net::from_bytes(&out)
             .err()

@@ -28,7 +28,7 @@ pub const USAGE: &str = "usage: engine perft GAME DEPTH [POSITION] [--divide] [-
                                        fit Territory Duel's, Stones!' or Mill's tables to datagen data
        engine nnue-train --data FILE[,FILE...] --out FILE [--hidden H] [--buckets B] [--epochs E]
                    [--tied yes|no] [--batch N] [--lr R] [--lambda L] [--scale K] [--validation V] [--positions N]
-                   [--threads T] [--seed S]
+                   [--threads T] [--seed S] [--inputs pieces|windows] [--compare NET[,NET...]]
                                        train Territory Duel's network on datagen data
   GAME      ataxx | stones | mill
   LEVEL     beginner | casual | intermediate | strong | master

@@ -13,6 +13,8 @@ pub fn nnue_train_command(args: &[String]) -> Result<(), String> {
         &[
             "data",
             "out",
+            "inputs",
+            "compare",
             "hidden",
             "tied",
             "buckets",
@@ -43,6 +45,24 @@ pub fn nnue_train_command(args: &[String]) -> Result<(), String> {
             .transpose()
     };
     let d = NetConfig::default();
+    let inputs = match opts.get("inputs").map(String::as_str) {
+        None | Some("pieces") => nnue::Inputs::Pieces,
+        Some("windows") => nnue::Inputs::Windows,
+        Some(other) => return Err(format!("--inputs '{other}': pieces or windows")),
+    };
+    // Other nets to score on the same held-out positions, read before the
+    // long run so that a bad file fails at once.
+    let compare: Vec<(String, Box<nnue::Net>)> = match opts.get("compare") {
+        None => Vec::new(),
+        Some(list) => list
+            .split(',')
+            .map(|f| {
+                let bytes = std::fs::read(f).map_err(|e| format!("cannot read {f}: {e}"))?;
+                let net = nnue::Net::from_bytes(&bytes).map_err(|e| format!("{f}: {e}"))?;
+                Ok((f.to_string(), net))
+            })
+            .collect::<Result<_, String>>()?,
+    };
     let tied = match opts.get("tied").map(String::as_str) {
         None | Some("yes") => true,
         Some("no") => false,
@@ -62,6 +82,7 @@ pub fn nnue_train_command(args: &[String]) -> Result<(), String> {
         return Err(format!("--buckets {buckets}: 1 to {}", nnue::MAX_BUCKETS));
     }
     let cfg = NetConfig {
+        inputs,
         hidden: hidden / copies,
         tied,
         buckets,
@@ -122,6 +143,18 @@ pub fn nnue_train_command(args: &[String]) -> Result<(), String> {
             patterns::score(&patterns::features(m, t))
         });
     eprintln!("the pattern tables' held-out loss: {tables:.6} (results alone {tables_results:.6})");
+    for (name, net) in &compare {
+        let loss = |lambda| {
+            stoneplay::ai::nnue_train::mean_loss_of(held, lambda, trained.scale, |m, t| {
+                net.evaluate_board(m, t)
+            })
+        };
+        eprintln!(
+            "{name}'s held-out loss: {:.6} (results alone {:.6})",
+            loss(cfg.lambda),
+            loss(0.0)
+        );
+    }
     let bytes = trained.net.quantised();
     std::fs::write(path, &bytes).map_err(|e| format!("cannot write {path}: {e}"))?;
     // How far the integers are from the floats, on the held-out positions.
@@ -141,7 +174,8 @@ pub fn nnue_train_command(args: &[String]) -> Result<(), String> {
         );
     }
     out!(
-        "{path}: {} hidden units{}, {} buckets, trained on {} positions ({} held out), K = {:.1}, lambda = {}, {} epochs in {:.0} s{note}",
+        "{path}: {} inputs, {} hidden units{}, {} buckets, trained on {} positions ({} held out), K = {:.1}, lambda = {}, {} epochs in {:.0} s{note}",
+        inputs.count(),
         hidden,
         if tied {
             format!(" ({} free units, each under the 8 symmetries)", hidden / 8)
