@@ -54,8 +54,14 @@
 //! path give the same score bit for bit (tests compare them).
 //!
 //! The committed weights are `ataxx-nnue.bin` (see docs/engine.md, "How the
-//! evaluation weights were made"); `engine uai --net FILE` and `engine
-//! datagen --net FILE` play with another file of the same size.
+//! evaluation weights were made", "Territory Duel's network"): window
+//! inputs, tied, stored as its 32 free units (187,232 bytes, 104 KB gzip;
+//! the full 256 units would be 1.5 MB, 658 KB gzip, past the worker's
+//! budget). Measured on 2026-12-06 against the pattern tables at 20,000
+//! nodes a move: +172.8 ± 84.4 Elo over 100 games (73/0/27), where the
+//! 98-input net scored -322.7 ± 102.1. `engine uai --net FILE`, `engine
+//! datagen --net FILE` and `engine bench --net FILE` play with another
+//! file (`none`: the pattern tables).
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::OnceLock;
@@ -145,6 +151,67 @@ pub fn window_input(own: u64, other: u64, w: usize) -> usize {
     w * WINDOW_STATES + TERN[nibble(own, s)] as usize + 2 * TERN[nibble(other, s)] as usize
 }
 
+/// The eight symmetries of the board as square maps: `SYMMETRIES[g][s]`
+/// is where square `s` goes.
+pub const SYMMETRIES: [[u8; SQUARES]; 8] = symmetries();
+
+const fn symmetries() -> [[u8; SQUARES]; 8] {
+    let mut out = [[0u8; SQUARES]; 8];
+    let mut g = 0;
+    while g < 8 {
+        let mut s = 0;
+        while s < SQUARES {
+            let (r, c) = (s / 7, s % 7);
+            let (r2, c2) = match g {
+                0 => (r, c),
+                1 => (r, 6 - c),
+                2 => (6 - r, c),
+                3 => (6 - r, 6 - c),
+                4 => (c, r),
+                5 => (c, 6 - r),
+                6 => (6 - c, r),
+                _ => (6 - c, 6 - r),
+            };
+            out[g][s] = (r2 * 7 + c2) as u8;
+            s += 1;
+        }
+        g += 1;
+    }
+    out
+}
+
+/// Input `i` with the board turned by symmetry `g`: a piece input's
+/// square turned; a window input's four squares turned, which gives
+/// another window (a 2×2 block stays a 2×2 block) with its states moved
+/// to their new corners.
+pub fn turn_input(inputs: Inputs, i: usize, g: usize) -> usize {
+    let map = &SYMMETRIES[g];
+    match inputs {
+        Inputs::Pieces => {
+            let (owner, sq) = (i / SQUARES, i % SQUARES);
+            owner * SQUARES + map[sq] as usize
+        }
+        Inputs::Windows => {
+            let (w, mut state) = (i / WINDOW_STATES, i % WINDOW_STATES);
+            let s = window_square(w);
+            let (mut own, mut other) = (0u64, 0u64);
+            let (mut row, mut col) = (usize::MAX, usize::MAX);
+            for sq in [s, s + 1, s + 7, s + 8] {
+                let to = map[sq] as usize;
+                match state % 3 {
+                    1 => own |= 1 << to,
+                    2 => other |= 1 << to,
+                    _ => {}
+                }
+                state /= 3;
+                row = row.min(to / 7);
+                col = col.min(to % 7);
+            }
+            window_input(own, other, row * 6 + col)
+        }
+    }
+}
+
 /// `WINDOWS_OF[s]`: bit `w` set for each window that holds square `s`.
 const WINDOWS_OF: [u64; SQUARES] = {
     let mut t = [0u64; SQUARES];
@@ -177,8 +244,10 @@ pub const SCALE: i32 = 400;
 pub const MAX_OUT_WEIGHT: i32 = 128;
 /// A net file's first bytes.
 pub const MAGIC: &[u8; 8] = b"STDNNUE1";
-/// Bytes before the weights: the magic, then `u16` inputs, hidden units,
-/// buckets and a zero.
+/// Bytes before the weights: the magic, then `u16` inputs, hidden units
+/// in the file, buckets and copies (0: the file holds every unit; 8: a
+/// tied net, whose file holds `HIDDEN / 8` free units, each copied under
+/// the board's 8 symmetries when read, an eighth of the size).
 pub const HEADER_BYTES: usize = 16;
 
 /// The committed net.
@@ -218,11 +287,20 @@ impl Net {
             ));
         }
         let u16_at = |at: usize| u16::from_le_bytes([bytes[at], bytes[at + 1]]) as usize;
-        let (inputs, hidden, buckets) = (u16_at(8), u16_at(10), u16_at(12));
+        let (inputs, hidden, buckets, copies) = (u16_at(8), u16_at(10), u16_at(12), u16_at(14));
+        // A full file (copies 0) holds all HIDDEN units; a tied one (8)
+        // holds HIDDEN / 8 free units, each copied under the 8 symmetries
+        // as it is read.
+        let copies = match copies {
+            0 => 1,
+            8 => 8,
+            _ => return Err(format!("the net's copies field is {copies} (0 or 8)")),
+        };
         let kind = Inputs::from_count(inputs);
-        let Some(kind) = kind.filter(|_| hidden == HIDDEN) else {
+        let Some(kind) = kind.filter(|_| hidden * copies == HIDDEN) else {
             return Err(format!(
-                "the net has {inputs} inputs and {hidden} hidden units; this engine is built for {PIECE_INPUTS} or {WINDOW_INPUTS} and {HIDDEN}"
+                "the net has {inputs} inputs and {} hidden units; this engine is built for {PIECE_INPUTS} or {WINDOW_INPUTS} and {HIDDEN}",
+                hidden * copies
             ));
         };
         if !(1..=MAX_BUCKETS).contains(&buckets) {
@@ -230,19 +308,23 @@ impl Net {
                 "the net has {buckets} output buckets (1 to {MAX_BUCKETS})"
             ));
         }
-        let size = file_bytes(inputs, HIDDEN, buckets);
+        let size = file_bytes(inputs, hidden, buckets);
         if bytes.len() != size {
             return Err(format!(
                 "the net file has {} bytes; its header says {size}",
                 bytes.len()
             ));
         }
-        let mut at = HEADER_BYTES;
-        let mut next_i16 = || {
-            let v = i16::from_le_bytes([bytes[at], bytes[at + 1]]);
-            at += 2;
-            v
+        let i16s = |from: usize, n: usize| -> Vec<i16> {
+            bytes[from..from + 2 * n]
+                .chunks_exact(2)
+                .map(|c| i16::from_le_bytes([c[0], c[1]]))
+                .collect()
         };
+        let m = hidden;
+        let free_features = i16s(HEADER_BYTES, inputs * m);
+        let free_bias = i16s(HEADER_BYTES + 2 * inputs * m, m);
+        let free_out = i16s(HEADER_BYTES + 2 * (inputs + 1) * m, buckets * 2 * m);
         let mut net = Box::new(Net {
             inputs: kind,
             features: vec![[0; HIDDEN]; inputs],
@@ -252,12 +334,24 @@ impl Net {
             out_bias: [0; MAX_BUCKETS],
             buckets,
         });
-        for row in net.features.iter_mut() {
-            row.iter_mut().for_each(|w| *w = next_i16());
+        // Unit g·m + j of a tied net reads the board turned by symmetry
+        // g: its weight for input i is free unit j's for i turned by g (as
+        // `engine nnue-train` lays out a full file).
+        for (i, row) in net.features.iter_mut().enumerate() {
+            for g in 0..copies {
+                let from = turn_input(kind, i, g) * m;
+                row[g * m..(g + 1) * m].copy_from_slice(&free_features[from..from + m]);
+            }
         }
-        net.bias.iter_mut().for_each(|w| *w = next_i16());
-        for row in net.out[..buckets].iter_mut() {
-            row.iter_mut().for_each(|w| *w = next_i16());
+        for g in 0..copies {
+            net.bias[g * m..(g + 1) * m].copy_from_slice(&free_bias);
+            for b in 0..buckets {
+                for view in 0..2 {
+                    let from = b * 2 * m + view * m;
+                    net.out[b][view * HIDDEN + g * m..view * HIDDEN + (g + 1) * m]
+                        .copy_from_slice(&free_out[from..from + m]);
+                }
+            }
         }
         for b in 0..buckets {
             let at = size - 4 * (buckets - b);
