@@ -11,7 +11,7 @@ export PATH := $(CURDIR)/.tools/node_modules/.bin:$(HOME)/.cargo/bin:$(PATH)
 ADDRESS ?= 127.0.0.1
 PORT ?= 8080
 
-.PHONY: play cluster test setup dist check fmt-check clippy test-native test-browser test-e2e perft bench bench-wasm bench-load bench-server server-bin screenshots baseline duel books weights
+.PHONY: play cluster test setup dist check fmt-check clippy test-native test-browser test-e2e perft bench bench-wasm bench-load bench-server server-bin screenshots baseline duel books weights net
 
 # The app (dist/) and the online-play server (/ws) on one port; games are
 # kept in $(DATA) and survive a restart. Ctrl-C stops it (clocks are saved).
@@ -154,6 +154,20 @@ weights:
 	# docs/engine.md, "How the evaluation weights were made"). Little-endian i16s.
 	printf '\006\000' | dd of=src/ai/eval/mill-tables.bin bs=1 seek=26 conv=notrunc status=none
 	printf '\372\377' | dd of=src/ai/eval/mill-tables.bin bs=1 seek=70 conv=notrunc status=none
+
+# Territory Duel's network (src/ai/eval/ataxx-nnue.bin; docs/engine.md,
+# "Territory Duel's network"): self-play of the pattern tables at 5,000
+# nodes a move, then the window net trained on it (one thread, so the
+# same file for any machine). About 3 hours on 2 cores; the committed
+# net's data was a 3,000,000-position run with this seed stopped at
+# 2,460,911 positions. Not part of `make test`.
+NET_DATAGEN := datagen ataxx --positions 2460911 --nodes 5000 --random-plies 8 --seed 202 --threads $(THREADS) --net none
+NET_TRAINING := nnue-train --inputs windows --tied yes --lambda 0.5 --epochs 6 --threads 1 --seed 1
+net:
+	cargo build --release --bin engine
+	mkdir -p $(TRAIN)
+	./target/release/engine $(NET_DATAGEN) --out $(TRAIN)/ataxx-net-1.txt
+	./target/release/engine $(NET_TRAINING) --data $(TRAIN)/ataxx-net-1.txt --out src/ai/eval/ataxx-nnue.bin
 
 # Search speed, native release build: one line per game, then the total.
 bench:
