@@ -76,14 +76,14 @@ fn open_route(link: &OnlineLink, setting_server: &str) -> (Intent, String, bool)
             ),
         },
         Route::Room { room } => match seats::find(room) {
-            Some(s) => {
-                seats::take(room, &s.token);
+            Some((token, server)) => {
+                seats::take(room, &token, &server);
                 (
                     Intent::Seat {
                         room: room.clone(),
-                        token: s.token,
+                        token,
                     },
-                    s.server,
+                    server,
                     false,
                 )
             }

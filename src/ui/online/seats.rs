@@ -5,8 +5,12 @@
 //! `localStorage` (`stoneplay.online`) holds every seat with its server,
 //! game and whether the game is over (the home screen lists the unfinished
 //! ones). Each tab also notes in `sessionStorage` which seat *it* holds per
-//! room, so two tabs of one browser can play each other and each reload
-//! finds its own side.
+//! room (its token and server), so two tabs of one browser can play each
+//! other and each reload finds its own side. A reload trusts the tab's own
+//! note before the shared list: the list is one `localStorage` value that
+//! both tabs rewrite as their games move, and a tab that found its token
+//! missing there used to take the room's most recent seat, its opponent's
+//! (seen once in the two-tabs end-to-end test: the X tab came back as O).
 
 use serde::{Deserialize, Serialize};
 
@@ -70,18 +74,34 @@ fn session_storage() -> Option<web_sys::Storage> {
     web_sys::window()?.session_storage().ok().flatten()
 }
 
-/// The token this tab holds in `room`, if any.
-fn tab_token(room: &str) -> Option<String> {
-    let map: Vec<(String, String)> = store::load_from(&session_storage()?, TAB)?;
-    map.into_iter().find(|(r, _)| r == room).map(|(_, t)| t)
+/// The seat a tab holds in a room: (room, token, server).
+type TabSeat = (String, String, String);
+
+fn tab_seats() -> Vec<TabSeat> {
+    // An older page kept (room, token) pairs; they read as none.
+    session_storage()
+        .and_then(|s| store::load_from(&s, TAB))
+        .unwrap_or_default()
 }
 
-fn set_tab_token(room: &str, token: Option<&str>) {
+/// The token this tab holds in `room` and its server, if any.
+fn tab_seat(room: &str) -> Option<(String, String)> {
+    tab_seats()
+        .into_iter()
+        .find(|(r, _, _)| r == room)
+        .map(|(_, t, server)| (t, server))
+}
+
+fn tab_token(room: &str) -> Option<String> {
+    tab_seat(room).map(|(t, _)| t)
+}
+
+fn set_tab_seat(room: &str, seat: Option<(&str, &str)>) {
     let Some(s) = session_storage() else { return };
-    let mut map: Vec<(String, String)> = store::load_from(&s, TAB).unwrap_or_default();
-    map.retain(|(r, _)| r != room);
-    if let Some(t) = token {
-        map.push((room.to_string(), t.to_string()));
+    let mut map = tab_seats();
+    map.retain(|(r, _, _)| r != room);
+    if let Some((token, server)) = seat {
+        map.push((room.to_string(), token.to_string(), server.to_string()));
     }
     store::save_to(&s, TAB, &map);
 }
@@ -105,7 +125,7 @@ pub fn remember(seat: &SeatInfo, server: &str, kind: Option<GameKind>, over: boo
         updated: store::now_epoch_ms(),
     });
     save_all(seats);
-    set_tab_token(&seat.room, Some(&seat.token));
+    set_tab_seat(&seat.room, Some((&seat.token, server)));
 }
 
 /// Brings a kept seat up to date with its game's state.
@@ -136,7 +156,7 @@ pub fn forget(room: &str) {
     let mut seats = all();
     seats.retain(|s| s.room != room || mine.as_ref().is_some_and(|t| *t != s.token));
     save_all(seats);
-    set_tab_token(room, None);
+    set_tab_seat(room, None);
 }
 
 /// Forgets one seat.
@@ -146,16 +166,16 @@ pub fn forget_token(token: &str) {
     save_all(seats);
 }
 
-/// The seat to take back in `room`: this tab's own, else the most recent
-/// one kept on the device.
-pub fn find(room: &str) -> Option<StoredSeat> {
-    let seats = all();
-    if let Some(t) = tab_token(room) {
-        if let Some(s) = seats.iter().find(|s| s.token == t) {
-            return Some(s.clone());
-        }
+/// The seat to take back in `room` as (token, server): this tab's own,
+/// else the most recent one kept on the device.
+pub fn find(room: &str) -> Option<(String, String)> {
+    if let Some(own) = tab_seat(room) {
+        return Some(own);
     }
-    seats.into_iter().find(|s| s.room == room)
+    all()
+        .into_iter()
+        .find(|s| s.room == room)
+        .map(|s| (s.token, s.server))
 }
 
 /// A seat this device holds in `room` that it got by joining (an invite
@@ -164,7 +184,8 @@ pub fn joined(room: &str) -> Option<StoredSeat> {
     all().into_iter().find(|s| s.room == room && !s.created)
 }
 
-/// Marks `token` as this tab's seat in `room` (resuming from the home screen).
-pub fn take(room: &str, token: &str) {
-    set_tab_token(room, Some(token));
+/// Marks `token` (on `server`) as this tab's seat in `room` (resuming from
+/// the home screen).
+pub fn take(room: &str, token: &str, server: &str) {
+    set_tab_seat(room, Some((token, server)));
 }

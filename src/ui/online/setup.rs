@@ -160,7 +160,7 @@ pub fn ResumeList() -> impl IntoView {
                         <li class="recent" data-testid="online-active">
                             <div><strong>{title}</strong></div>
                             <button data-testid="online-resume" on:click=move |_| {
-                                seats::take(&room, &token);
+                                seats::take(&room, &token, &server);
                                 nav.go(Page::Online(OnlineLink {
                                     route: Route::Room { room: room.clone() },
                                     server: server_param(&server),
