@@ -519,6 +519,7 @@ async fn a_resumed_game_starts_paused_with_its_time_left() {
         let resume = Some(Resume {
             left_ms: Some(12_300.0),
             outcome: None,
+            you: None,
         });
         view! { <GameScreen<Ataxx> initial=record clock_secs=30 resume=resume review=Callback::new(review_view::<Ataxx>)/> }
     })
@@ -563,9 +564,23 @@ fn settings_and_saved_games_survive_a_reload_of_storage() {
         plies: 1,
         outcome: None,
         updated: store::now_epoch_ms(),
+        online: None,
     };
     store::save_game(game.clone());
     assert_eq!(store::saved_games().first(), Some(&game));
+    // Issue 37: a finished online game stays online when the game screen
+    // saves it again as it sees it (a local record, no origin).
+    let origin = store::OnlineOrigin {
+        room: "abcdefghijklmnop".into(),
+        server: None,
+        you: Some(stoneplay::games::Side::First),
+    };
+    store::save_game(SavedGame {
+        online: Some(origin.clone()),
+        ..game.clone()
+    });
+    store::save_game(game.clone());
+    assert_eq!(store::saved_games()[0].online, Some(origin));
     store::forget_game(99);
     assert!(store::saved_games().iter().all(|g| g.id != 99));
 

@@ -248,6 +248,13 @@ fn a_saved_game_comes_back_paused_or_finished() {
     let agreed = Outcome::draw(EndReason::Agreement);
     let g = LocalGame::resumed(ataxx(&["b6"]), 30, None, None, Some(agreed));
     assert_eq!(g.outcome(), Some(agreed));
+    // An online game stopped by the server's ply cap (issue 37: finished
+    // online games open in review): decided by count as the server did,
+    // X 3 pieces to O's 2 after b6.
+    let capped = Outcome::win(Side::First, EndReason::PlyLimit);
+    let g = LocalGame::resumed(ataxx(&["b6"]), 30, None, None, Some(capped));
+    assert_eq!(g.outcome(), Some(capped));
+    assert!(!g.is_paused());
     // A saved ending that does not fit (the wrong side lost on time, or a
     // rule ending the moves do not reach) is ignored: the game goes on, paused.
     for wrong in [

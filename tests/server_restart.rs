@@ -357,3 +357,71 @@ async fn seat_tokens_are_stored_as_hashes_and_old_rooms_converted() {
     second.shutdown().await;
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// Issue 37: a finished game's permanent link is its room's spectator
+/// link. After the players left and the server restarted, anyone who
+/// watches gets the final position, the moves and the result, read-only:
+/// a move, a rematch or a resignation from the spectator is refused and
+/// changes nothing.
+#[tokio::test]
+async fn a_finished_game_stays_watchable_read_only_after_a_restart() {
+    let dir = data_dir("finished");
+    let first = server::start(config(&dir)).await.unwrap();
+    let mut t = Table::new(
+        first.addr(),
+        Variant::Ataxx(AtaxxRules::default()),
+        60,
+        SideChoice::First,
+    )
+    .await;
+    t.play("b6").await;
+    t.play("b2").await;
+    t.a.send(&ClientMsg::Resign).await.unwrap();
+    let over = state(&mut t.b, Some(Event::Resigned)).await;
+    let room = t.a_seat.room.clone();
+    drop(t);
+    first.shutdown().await;
+
+    let second = server::start(config(&dir)).await.unwrap();
+    assert_eq!(second.resumed().await, 0, "a finished game is not resumed");
+    let mut w = Client::hello(second.addr()).await.unwrap();
+    w.send(&ClientMsg::Watch { room: room.clone() })
+        .await
+        .unwrap();
+    let s = state(&mut w, Some(Event::Sync)).await;
+    assert_eq!(s.moves, ["b6", "b2"]);
+    assert_eq!(s.outcome, over.outcome);
+    assert_eq!(
+        s.outcome.map(|o| (o.winner, o.reason)),
+        Some((Some(Side::Second), EndReason::Resignation))
+    );
+    assert_eq!(s.you, None);
+    for msg in [
+        ClientMsg::Move {
+            ply: 2,
+            mv: "c5".into(),
+        },
+        ClientMsg::Rematch,
+        ClientMsg::Resign,
+    ] {
+        w.send(&msg).await.unwrap();
+        match w.recv(WAIT).await.unwrap() {
+            ServerMsg::Refused { .. } => {}
+            other => panic!("{msg:?} from a spectator: expected a refusal, got {other:?}"),
+        }
+        // The refusal comes with the state as it was.
+        let s = state(&mut w, Some(Event::Sync)).await;
+        assert_eq!(
+            (&s.moves, s.outcome),
+            (&over.moves, over.outcome),
+            "{msg:?}"
+        );
+    }
+    // Unchanged, for a second spectator too.
+    let mut v = Client::hello(second.addr()).await.unwrap();
+    v.send(&ClientMsg::Watch { room }).await.unwrap();
+    let s = state(&mut v, Some(Event::Sync)).await;
+    assert_eq!((s.moves, s.outcome), (over.moves, over.outcome));
+    second.shutdown().await;
+    let _ = std::fs::remove_dir_all(dir);
+}

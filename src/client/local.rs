@@ -146,6 +146,9 @@ impl<G: Game> LocalGame<G> {
                 (EndReason::Timeout, Some(w)) if w == to_move.opponent() => game.record.timeout(),
                 (EndReason::Resignation, Some(w)) => game.record.resign(w.opponent()),
                 (EndReason::Agreement, None) => game.record.agree_draw(),
+                // An online game stopped by the server's ply cap (issue 37:
+                // a finished online game opens in review like a local one).
+                (EndReason::PlyLimit, _) => game.record.ply_limit(),
                 _ => {}
             }
         }

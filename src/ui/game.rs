@@ -18,7 +18,7 @@ use super::games::{describe_outcome, UiGame};
 use super::review::ReviewArgs;
 use super::screen::chips::ScoreChip;
 use super::screen::controls::{GameText, LocalControls};
-use super::screen::moves::{LookBack, MoveList, MoveNav};
+use super::screen::moves::{lookback_line, LookBack, MoveList, MoveNav};
 use super::screen::result::{LocalPaused, LocalResult};
 use super::screen::status::{ThinkingLine, TurnLine};
 use super::share;
@@ -28,7 +28,7 @@ use super::{notation, words::Text};
 use crate::ai::Level;
 use crate::client::local::LocalGame;
 pub use crate::client::local::SavePoint;
-use crate::client::moves::{move_rows, move_text, numbered};
+use crate::client::moves::{move_rows, numbered};
 use crate::games::{Outcome, Record, Side};
 use crate::t;
 use play::Play;
@@ -41,6 +41,9 @@ use super::screen::controls::DEFAULT_CLOCK_SECS;
 pub struct Resume {
     pub left_ms: Option<f64>,
     pub outcome: Option<Outcome>,
+    /// Your side in a game played online (issue 37): drawn at the bottom,
+    /// as it was there.
+    pub you: Option<Side>,
 }
 
 /// Whether a dialog or panel is over the board (settings, new game): a
@@ -143,24 +146,7 @@ pub fn GameScreen<G: UiGame>(
     let lookback = Signal::derive(move || {
         let ply = viewing.get()?;
         let lang = lang.get();
-        if ply == 0 {
-            return Some(t!(lang, "lookback.start").to_string());
-        }
-        let m = cells.with(|c| c.iter().copied().find(|m| m.covers(ply)))?;
-        let text = record.with(|r| move_text(r, &m, ply));
-        let text = if text == "0000" {
-            t!(lang, "movelist.pass").to_string()
-        } else {
-            text
-        };
-        Some(t!(
-            lang,
-            "lookback.at",
-            n = m.number,
-            total = rows.with(|r| r.last().map_or(0, |r| r.number)),
-            side = G::side_name(lang, m.side),
-            move = text
-        ))
+        record.with(|r| rows.with(|rows| cells.with(|c| lookback_line(lang, r, rows, c, ply))))
     });
     let is_over = Signal::derive(move || over.get().is_some());
     let clock_active = Signal::derive(move || !paused.get() && !is_over.get());
@@ -184,7 +170,15 @@ pub fn GameScreen<G: UiGame>(
     });
 
     // Your side at the bottom against the computer; the setting turns it round.
-    let bottom = Memo::new(move |_| bottom_side(opponent, setting(|s| s.flip_board, false)));
+    let online_side = resume.and_then(|r| r.you);
+    let bottom = Memo::new(move |_| {
+        let turned = setting(|s| s.flip_board, false);
+        match online_side {
+            Some(you) if turned => you.opponent(),
+            Some(you) => you,
+            None => bottom_side(opponent, turned),
+        }
+    });
     let chip = move |side: Side| {
         let label = move || {
             let lang = lang.get();

@@ -39,8 +39,16 @@ fn saved_result(lang: Lang, saved: &SavedGame, outcome: Outcome) -> String {
     }
 }
 
-/// "two players" or "vs Master", from the saved game's link.
+/// "two players" or "vs Master", from the saved game's link; "online"
+/// (or "watched online") for a finished online game.
 fn saved_mode(lang: Lang, saved: &SavedGame) -> String {
+    if let Some(o) = &saved.online {
+        return match o.you {
+            Some(_) => t!(lang, "home.mode_online"),
+            None => t!(lang, "home.mode_watched"),
+        }
+        .to_string();
+    }
     let level = link::parse_query(&saved.query)
         .ok()
         .and_then(|p| p.into_iter().find(|(k, _)| k == "vs"))
@@ -65,6 +73,7 @@ fn resume(nav: Nav, saved: &SavedGame) -> Result<(), Problem> {
         resume: Some(super::game::Resume {
             left_ms: saved.clock_left_ms,
             outcome: saved.outcome,
+            you: saved.online.as_ref().and_then(|o| o.you),
         }),
     }));
     Ok(())

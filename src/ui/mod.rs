@@ -94,6 +94,7 @@ fn screen<G: UiGame>(
             plies: snap.record.moves().len(),
             outcome: snap.record.outcome(),
             updated: store::now_epoch_ms(),
+            online: None,
         });
     });
     let on_finish = Callback::new(move |outcome| {

@@ -146,6 +146,21 @@ pub struct SavedGame {
     pub outcome: Option<Outcome>,
     /// `Date.now()` of the last change.
     pub updated: f64,
+    /// Played online (issue 37): kept when the game ends there, opened in
+    /// review like a local game. Older saves have none.
+    #[serde(default)]
+    pub online: Option<OnlineOrigin>,
+}
+
+/// Where a finished online game was played: its room (whose spectator
+/// link shows it for good: the server keeps finished rooms) and your side
+/// in it (`None`: you watched).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct OnlineOrigin {
+    pub room: String,
+    /// The server's address when it is not the page's own (`wss://…`).
+    pub server: Option<String>,
+    pub you: Option<Side>,
 }
 
 /// The saved games, most recent first.
@@ -156,8 +171,13 @@ pub fn saved_games() -> Vec<SavedGame> {
 }
 
 /// Saves (or updates) a game, keeping the newest [`MAX_SAVED`].
-pub fn save_game(game: SavedGame) {
+pub fn save_game(mut game: SavedGame) {
     let mut games = saved_games();
+    // Reviewing a finished online game saves it as the game screen sees
+    // it (a local record): where it was played stays.
+    if let Some(old) = games.iter().find(|g| g.id == game.id) {
+        game.online = game.online.or_else(|| old.online.clone());
+    }
     games.retain(|g| g.id != game.id);
     games.insert(0, game);
     games.truncate(MAX_SAVED);

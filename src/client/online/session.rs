@@ -10,7 +10,7 @@
 //! brings the server's state back (`refused` is followed by `state`).
 
 use crate::games::any::Variant;
-use crate::games::{Illegal, Side};
+use crate::games::{Illegal, Outcome, Side};
 use crate::protocol::online::{
     ClientMsg, ErrorCode, Event, GameState, Refusal, ServerMsg, SideChoice, Status,
     PROTOCOL_VERSION,
@@ -149,6 +149,34 @@ pub enum Effect {
     Forget { room: String },
     /// Close the WebSocket and do not reconnect.
     Stop,
+}
+
+/// A finished online game as the page keeps it ([`OnlineSession::finished`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Finished {
+    pub room: String,
+    /// The room's game number (a rematch is the next).
+    pub game_no: u32,
+    pub game: Variant,
+    /// The start position as the server sent it (empty: the usual one).
+    pub start: String,
+    pub moves: Vec<String>,
+    pub outcome: Outcome,
+    /// Your side; `None` when you watched.
+    pub you: Option<Side>,
+}
+
+impl Finished {
+    /// The game's id in the saved games: the same for every page that
+    /// keeps this game of this room (a reload, a second look), so it is
+    /// kept once; another for its rematch. FNV-1a of `room/game_no`.
+    pub fn saved_id(&self) -> u32 {
+        format!("{}/{}", self.room, self.game_no)
+            .bytes()
+            .fold(0x811c_9dc5u32, |h, b| {
+                (h ^ u32::from(b)).wrapping_mul(0x0100_0193)
+            })
+    }
 }
 
 /// One tab's view of online play.
@@ -456,6 +484,28 @@ impl OnlineSession {
             ServerMsg::Unknown => {}
         }
         out
+    }
+
+    /// The game on screen once the server says it is over (issue 37:
+    /// finished online games are kept and open in review like local
+    /// ones): what the recent games and the review need, from the
+    /// server's moves only (never a move still in flight). `None` while
+    /// it goes on, before the first state, or when the state is
+    /// inconsistent (over without an outcome).
+    pub fn finished(&self) -> Option<Finished> {
+        let s = self.state.as_ref()?;
+        if s.status != Status::Over {
+            return None;
+        }
+        Some(Finished {
+            room: s.room.clone(),
+            game_no: s.game_no,
+            game: s.game,
+            start: s.start.clone(),
+            moves: s.moves.clone(),
+            outcome: s.outcome?,
+            you: s.you,
+        })
     }
 
     /// Your side, when you have a seat in the room on screen.
@@ -1225,5 +1275,58 @@ mod tests {
             matches!(&a[..], [Effect::Remember { over: false, seat }] if seat.side == Side::Second)
         );
         assert_eq!(s.you(), Some(Side::Second));
+    }
+
+    /// Issue 37: a finished game is kept once the server says it is over,
+    /// with the server's moves and outcome; the same game has the same
+    /// saved id on every page, its rematch another.
+    #[test]
+    fn a_game_is_kept_once_the_server_says_it_is_over() {
+        let mut s = OnlineSession::new(Intent::Watch { room: ROOM.into() });
+        s.receive(welcome(), 0.0);
+        assert_eq!(s.finished(), None, "no state yet");
+        let playing = state(
+            &["b6", "f2"],
+            Side::First,
+            Status::Playing,
+            None,
+            Event::Sync,
+        );
+        s.receive(ServerMsg::State(playing), 1.0);
+        assert_eq!(s.finished(), None, "still on");
+        let mut over = state(
+            &["b6", "f2"],
+            Side::First,
+            Status::Over,
+            None,
+            Event::Resigned,
+        );
+        let resigned = Outcome::win(Side::Second, crate::games::EndReason::Resignation);
+        over.outcome = Some(resigned);
+        s.receive(ServerMsg::State(over.clone()), 2.0);
+        let kept = s.finished().expect("over");
+        assert_eq!(
+            (kept.room.as_str(), kept.game_no, kept.moves.as_slice()),
+            (ROOM, 1, ["b6".to_string(), "f2".to_string()].as_slice())
+        );
+        assert_eq!((kept.outcome, kept.you), (resigned, None));
+        // A reload (another page, the same state) keeps the same game.
+        let mut again = OnlineSession::new(Intent::Watch { room: ROOM.into() });
+        again.receive(welcome(), 0.0);
+        again.receive(ServerMsg::State(over.clone()), 1.0);
+        assert_eq!(
+            again.finished().map(|f| f.saved_id()),
+            Some(kept.saved_id())
+        );
+        // The rematch, once over, is another saved game.
+        let mut rematch = over.clone();
+        rematch.game_no = 2;
+        again.receive(ServerMsg::State(rematch), 3.0);
+        assert_ne!(again.finished().unwrap().saved_id(), kept.saved_id());
+        // Over without an outcome is not a game to keep.
+        let mut broken = over;
+        broken.outcome = None;
+        s.receive(ServerMsg::State(broken), 4.0);
+        assert_eq!(s.finished(), None);
     }
 }

@@ -28,7 +28,7 @@ fn copy(text: String, done: RwSignal<Option<bool>>) {
 
 /// A link with a Copy button.
 #[component]
-fn CopyLink(
+pub fn CopyLink(
     label: Signal<&'static str>,
     link: Signal<String>,
     testid: &'static str,

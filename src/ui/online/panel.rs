@@ -5,12 +5,17 @@
 
 use leptos::prelude::*;
 
+use super::cards::CopyLink;
 use super::view::Room;
 use crate::client::moves::Row;
+use crate::client::online::link;
 use crate::client::online::link::OnlineLink;
+use crate::ui::address::server_param;
+use crate::ui::page::page_url;
+
 use crate::protocol::online::ClientMsg;
 use crate::ui::page::{Nav, Page};
-use crate::ui::screen::moves::MoveList;
+use crate::ui::screen::moves::{LookBack, MoveList, MoveNav};
 use crate::ui::words::Problem;
 use crate::{t, tn};
 
@@ -31,6 +36,17 @@ pub fn OnlinePanel(
     total: Signal<usize>,
     /// The result card was closed: offer to show it again.
     result_closed: RwSignal<bool>,
+    /// After the end: the ply the board shows, the plies the list's cells
+    /// end at, whether it shows the final position, the look-back line,
+    /// and a step to a ply (`None`: the end).
+    #[prop(into)]
+    shown: Signal<usize>,
+    #[prop(into)] stops: Signal<Vec<usize>>,
+    #[prop(into)] live: Signal<bool>,
+    #[prop(into)] lookback: Signal<Option<String>>,
+    on_step: Callback<Option<usize>>,
+    /// Opens the finished game in review (the local game's screen).
+    on_review: Callback<()>,
 ) -> impl IntoView {
     let (lang, driver, you) = (room.lang, room.driver, room.you);
     let name = move |side| (room.side_name)(lang.get(), side);
@@ -73,6 +89,17 @@ pub fn OnlinePanel(
             t!(lang.get(), "online.offer_draw")
         }
     };
+    // The finished game's permanent link: the room's spectator link (the
+    // server keeps finished rooms in its store and shows them to anyone
+    // who watches).
+    let server = server_param(&driver.url.get_value());
+    let watch_link = Signal::derive(move || {
+        room.state.with(|s| {
+            s.as_ref()
+                .map(|s| link::link_on(&page_url(), &link::watch_query(&s.room, server.as_deref())))
+                .unwrap_or_default()
+        })
+    });
     let controls = move || {
         you.get().is_some().then(|| view! {
         <Show when=move || room.in_game()>
@@ -140,7 +167,23 @@ pub fn OnlinePanel(
             </p>
             <p class="notice" aria-live="polite" data-testid="notice">{move || notice.get()}</p>
             {move || broken.get().map(|e| view! { <p class="error" role="alert">{move || t!(lang.get(), "online.broken_state", error = e.describe(lang.get()))}</p> })}
-            <MoveList rows=rows current=total aria=|l| t!(l, "online.moves_aria")/>
+            // After the end the game opens like a finished local game:
+            // step through it here, or review it (graph, better moves,
+            // share, export) on the local game's screen.
+            <Show when=move || room.over()>
+                <div class="controls">
+                    <button class="primary" data-testid="online-review" on:click=move |_| on_review.run(())>{move || t!(lang.get(), "online.review")}</button>
+                </div>
+                <CopyLink label=Signal::derive(move || t!(lang.get(), "online.finished_link_label")) link=watch_link testid="finished-link"/>
+                <LookBack line=lookback on_live=Callback::new(move |()| on_step.run(None))/>
+                <MoveNav shown=shown stops=stops live=live on_step=on_step/>
+            </Show>
+            {move || if room.over() {
+                view! { <MoveList rows=rows current=shown aria=|l| t!(l, "online.moves_aria")
+                    on_step=Callback::new(move |p| on_step.run(Some(p)))/> }.into_any()
+            } else {
+                view! { <MoveList rows=rows current=total aria=|l| t!(l, "online.moves_aria")/> }.into_any()
+            }}
         </aside>
     }
 }

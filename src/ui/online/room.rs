@@ -14,20 +14,27 @@ use leptos::prelude::*;
 use super::panel::OnlinePanel;
 use super::socket::Driver;
 use super::view::{Room, FLASH_MS};
-use crate::client::moves::move_rows;
+use crate::client::moves::{move_rows, numbered};
+use crate::client::online::session::Finished;
 use crate::games::any::{restore, RestoreError};
 use crate::games::{GameError, Illegal, Outcome, Record, Side};
 use crate::protocol::online::{ClientMsg, Status};
 use crate::t;
+use crate::ui::address::server_param;
 use crate::ui::board::BoardProps;
 use crate::ui::clock::ClockFace;
+use crate::ui::game::Resume;
 use crate::ui::games::game_title;
 use crate::ui::games::{describe_outcome, UiGame};
+use crate::ui::link::query_for;
+use crate::ui::page::{Nav, Page, Setup};
 use crate::ui::screen::chips::ScoreChip;
+use crate::ui::screen::moves::lookback_line;
 use crate::ui::screen::result::{OnlinePaused, OnlineResult};
 use crate::ui::screen::status::TurnLine;
 use crate::ui::sound::{self, Sound};
 use crate::ui::store::Settings;
+use crate::ui::store::{self, OnlineOrigin, SavedGame};
 use crate::ui::words::{illegal, position_why, Problem};
 
 /// The game of `state` (plus a move in flight, if it replays) as a record,
@@ -59,6 +66,27 @@ pub fn record_of<G: UiGame>(
 /// One online game of `G` under `rules`.
 pub fn online_game<G: UiGame>(driver: Driver, rules: &G::Rules) -> AnyView {
     view! { <OnlineGame<G> driver=driver start=G::start(rules)/> }.into_any()
+}
+
+/// The saved game (for Recent games and the review) of a finished online
+/// game of `G`, played on `server` (the WebSocket address); `None` when
+/// the server's moves do not replay.
+fn saved_of<G: UiGame>(rules: &G::Rules, f: &Finished, server: &str) -> Option<SavedGame> {
+    let record = record_of::<G>(rules, &f.start, &f.moves, Some(f.outcome)).ok()?;
+    Some(SavedGame {
+        id: f.saved_id(),
+        query: query_for(&record),
+        kind: G::KIND,
+        clock_left_ms: None,
+        plies: record.moves().len(),
+        outcome: Some(f.outcome),
+        updated: store::now_epoch_ms(),
+        online: Some(OnlineOrigin {
+            room: f.room.clone(),
+            server: server_param(server),
+            you: f.you,
+        }),
+    })
 }
 
 /// One online game.
@@ -118,6 +146,75 @@ pub fn OnlineGame<G: UiGame>(
         now_key
     });
 
+    // After the end: looking back at an earlier position (`None`: the
+    // final one), as on a finished local game.
+    let viewing = RwSignal::new(None::<usize>);
+    let total = Signal::derive(move || record.with(|r| r.moves().len()));
+    let shown = Signal::derive(move || match viewing.get() {
+        Some(ply) => record.with(|r| r.truncated(ply)),
+        None => record.get(),
+    });
+    let shown_ply = Signal::derive(move || viewing.get().unwrap_or_else(|| total.get()));
+    let rows = Memo::new(move |_| record.with(move_rows));
+    let cells = Memo::new(move |_| rows.with(|r| numbered(r)));
+    let step = Callback::new(move |to: Option<usize>| {
+        let last = total.get_untracked();
+        viewing.set(to.filter(|&p| p < last && room.over()));
+    });
+    let lookback = Signal::derive(move || {
+        let ply = viewing.get()?;
+        let lang = lang.get();
+        record.with(|r| rows.with(|rows| cells.with(|c| lookback_line(lang, r, rows, c, ply))))
+    });
+    Effect::new(move |_| {
+        if !room.over() {
+            viewing.set(None);
+        }
+    });
+
+    // A finished game you played is kept in Recent games (once: a reload
+    // finds it there); Review opens it on the local game's screen, whose
+    // review (graph, better moves), Share and export it then has.
+    let finished = Memo::new(move |_| session.with(|s| s.finished()));
+    let server = driver.url.get_value();
+    let saved = {
+        let server = server.clone();
+        move |f: &Finished| rules.with_value(|r| saved_of::<G>(r, f, &server))
+    };
+    let keep = saved.clone();
+    Effect::new(move |_| {
+        let Some(f) = finished.get().filter(|f| f.you.is_some()) else {
+            return;
+        };
+        let id = f.saved_id();
+        if !store::saved_games().iter().any(|g| g.id == id) {
+            if let Some(game) = keep(&f) {
+                store::save_game(game);
+            }
+        }
+    });
+    let nav = expect_context::<Nav>();
+    let review = Callback::new(move |()| {
+        let Some(f) = finished.get_untracked() else {
+            return;
+        };
+        // Kept (again) as the server has it; a game you watched is kept
+        // only now.
+        let Some(game) = saved(&f) else { return };
+        store::save_game(game.clone());
+        nav.go(Page::Play(Setup {
+            kind: G::KIND,
+            query: game.query,
+            opponent: None,
+            id: game.id,
+            resume: Some(Resume {
+                left_ms: None,
+                outcome: game.outcome,
+                you: f.you,
+            }),
+        }));
+    });
+
     // The board.
     let flipped = match you.get_untracked() {
         Some(side) => side == Side::Second,
@@ -129,8 +226,8 @@ pub fn OnlineGame<G: UiGame>(
     // the server (which would refuse it with the same typed reason).
     let refused_here = RwSignal::new(None::<(Illegal, f64)>);
     let board = G::board(BoardProps {
-        record,
-        enabled: Signal::derive(move || session.with(|s| s.can_move())),
+        record: shown,
+        enabled: Signal::derive(move || viewing.get().is_none() && session.with(|s| s.can_move())),
         hints: Signal::derive(move || settings.with(|s| s.hints)),
         on_move: Callback::new(move |mv: G::Move| {
             let mut after = record.with_untracked(|r| r.position().clone());
@@ -212,14 +309,13 @@ pub fn OnlineGame<G: UiGame>(
         view! {
             <ScoreChip side=side side_class=G::side_class(side) side_name=G::side_name
                 bottom=Signal::stored(side == bottom)
-                count=Signal::derive(move || record.with(|r| r.position().score(side)))
+                count=Signal::derive(move || shown.with(|r| r.position().score(side)))
                 count_label=G::score_label to_move=|l| t!(l, "online.chip_to_move")
                 turn=Signal::derive(move || room.turn_of(side))
                 label=Signal::derive(move || room.seat(side))
                 away=Signal::derive(move || !room.connected(side))/>
         }
     };
-    let total = Signal::derive(move || record.with(|r| r.moves().len()));
     let paused = Signal::derive(move || room.paused());
     let over = Signal::derive(move || room.over());
 
@@ -239,7 +335,7 @@ pub fn OnlineGame<G: UiGame>(
                     rematch_disabled=Signal::derive(move || room.rematch_disabled())
                     on_rematch=Callback::new(move |()| driver.control(ClientMsg::Rematch))
                     note=Signal::derive(move || room.rematch_note())
-                    on_close=Callback::new(move |()| hide_result.set(true))/>
+                    on_close=Callback::new(move |()| hide_result.set(true)) on_review=review/>
             </div>
             {chip(bottom)}
             <TurnLine status=Signal::derive(status_line) turn=Signal::derive(move || room.turn_line())>
@@ -250,7 +346,9 @@ pub fn OnlineGame<G: UiGame>(
                     label=Signal::derive(move || room.clock_label())/>
             </TurnLine>
             <OnlinePanel room=room notice=Signal::derive(notice) broken=broken
-                rows=Memo::new(move |_| record.with(move_rows)) total=total result_closed=hide_result/>
+                rows=rows total=total result_closed=hide_result
+                shown=shown_ply stops=Signal::derive(move || cells.with(|c| c.iter().map(|m| m.last_ply).collect::<Vec<_>>()))
+                live=Signal::derive(move || viewing.get().is_none()) lookback=lookback on_step=step on_review=review/>
         </section>
     }
 }

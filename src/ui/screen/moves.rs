@@ -5,9 +5,11 @@
 use leptos::prelude::*;
 
 use super::icon;
-use crate::client::moves::{Cell, Row};
+use crate::client::moves::{move_text, Cell, MoveNo, Row};
+use crate::games::Record;
 use crate::i18n::Lang;
 use crate::t;
+use crate::ui::games::UiGame;
 use crate::ui::words::use_lang;
 
 /// The move list. With `on_step` each move is a button that shows the
@@ -149,4 +151,34 @@ pub fn LookBack(
             </div>
         </Show>
     }
+}
+
+/// The look-back line for ply `ply` of `record` ("Looking back at move 7
+/// of 9, O's b2-c4"), the move named as the list names it (`rows` and
+/// their `cells`); the same on a local game and a finished online one.
+pub fn lookback_line<G: UiGame>(
+    lang: Lang,
+    record: &Record<G>,
+    rows: &[Row],
+    cells: &[MoveNo],
+    ply: usize,
+) -> Option<String> {
+    if ply == 0 {
+        return Some(t!(lang, "lookback.start").to_string());
+    }
+    let m = cells.iter().copied().find(|m| m.covers(ply))?;
+    let text = move_text(record, &m, ply);
+    let text = if text == "0000" {
+        t!(lang, "movelist.pass").to_string()
+    } else {
+        text
+    };
+    Some(t!(
+        lang,
+        "lookback.at",
+        n = m.number,
+        total = rows.last().map_or(0, |r| r.number),
+        side = G::side_name(lang, m.side),
+        move = text
+    ))
 }

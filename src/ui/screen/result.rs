@@ -66,6 +66,8 @@ pub fn OnlineResult(
     #[prop(into)]
     note: Signal<Option<String>>,
     on_close: Callback<()>,
+    /// Opens the finished game in review.
+    on_review: Callback<()>,
 ) -> impl IntoView {
     let lang = use_lang();
     view! {
@@ -79,6 +81,7 @@ pub fn OnlineResult(
                             on:click=move |_| on_rematch.run(())>{move || rematch_word.get()}</button>
                     })}
                     <p class="muted" data-testid="rematch-note">{move || note.get()}</p>
+                    <button data-testid="result-review" on:click=move |_| on_review.run(())>{move || t!(lang.get(), "online.review")}</button>
                     <button data-testid="look-at-board" on:click=move |_| on_close.run(())>{move || t!(lang.get(), "online.look_at_board")}</button>
                 </div>
             </div>
