@@ -126,6 +126,7 @@ impl Table {
             game,
             clock_secs: Some(clock_secs),
             side: SideChoice::First,
+            rated: false,
         })
         .await
         .unwrap();
@@ -478,6 +479,7 @@ async fn quick_match_pairs_players_on_different_nodes() {
     a.send(&ClientMsg::QuickMatch {
         game,
         clock_secs: Some(30),
+        rated: false,
     })
     .await
     .unwrap();
@@ -487,6 +489,7 @@ async fn quick_match_pairs_players_on_different_nodes() {
     b.send(&ClientMsg::QuickMatch {
         game,
         clock_secs: Some(30),
+        rated: false,
     })
     .await
     .unwrap();
@@ -512,6 +515,7 @@ async fn quick_match_pairs_players_on_different_nodes() {
     c.send(&ClientMsg::QuickMatch {
         game,
         clock_secs: Some(30),
+        rated: false,
     })
     .await
     .unwrap();
@@ -528,6 +532,7 @@ async fn quick_match_pairs_players_on_different_nodes() {
     d.send(&ClientMsg::QuickMatch {
         game,
         clock_secs: Some(30),
+        rated: false,
     })
     .await
     .unwrap();
@@ -641,6 +646,7 @@ async fn a_database_outage_is_refused_clearly_and_recovered() {
         game: Variant::Stones(StonesRules),
         clock_secs: Some(60),
         side: SideChoice::First,
+        rated: false,
     })
     .await
     .unwrap();
@@ -858,6 +864,7 @@ async fn a_hung_database_is_answered_within_2_s() {
         game: Variant::Stones(StonesRules),
         clock_secs: Some(60),
         side: SideChoice::First,
+        rated: false,
     })
     .await
     .unwrap();

@@ -162,6 +162,7 @@ async fn a_websocket_client_that_does_not_read_is_disconnected() {
         game: Variant::Ataxx(AtaxxRules::default()),
         clock_secs: None,
         side: SideChoice::First,
+        rated: false,
     })
     .await
     .unwrap();

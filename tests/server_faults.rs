@@ -166,6 +166,7 @@ async fn table(addr: SocketAddr, game: Variant) -> Table {
         game,
         clock_secs: Some(600),
         side: SideChoice::First,
+        rated: false,
     })
     .await
     .unwrap();
@@ -285,6 +286,7 @@ async fn a_move_that_cannot_be_stored_is_refused_not_broadcast() {
         game: Variant::Mill(MillRules::default()),
         clock_secs: None,
         side: SideChoice::First,
+        rated: false,
     })
     .await
     .unwrap();

@@ -24,6 +24,7 @@ fn create(clock_secs: u32) -> ClientMsg {
         game: ataxx(),
         clock_secs: Some(clock_secs),
         side: SideChoice::First,
+        rated: false,
     }
 }
 
@@ -149,6 +150,7 @@ async fn new_games_are_limited_per_address_not_per_connection() {
     c.send(&ClientMsg::QuickMatch {
         game: ataxx(),
         clock_secs: None,
+        rated: false,
     })
     .await
     .unwrap();
@@ -257,6 +259,7 @@ async fn the_invites_the_whole_server_keeps_are_bounded() {
     c.send(&ClientMsg::QuickMatch {
         game: ataxx(),
         clock_secs: None,
+        rated: false,
     })
     .await
     .unwrap();

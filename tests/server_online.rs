@@ -293,6 +293,7 @@ async fn timeout_loses_on_the_server_clock() {
         game: Variant::Stones(StonesRules),
         clock_secs: Some(0),
         side: SideChoice::Random,
+        rated: false,
     })
     .await
     .unwrap();
@@ -498,6 +499,7 @@ async fn restart_resumes_every_game_from_sqlite() {
             game: Variant::Ataxx(AtaxxRules::default()),
             clock_secs: None,
             side: SideChoice::Second,
+            rated: false,
         })
         .await
         .unwrap();
@@ -779,6 +781,7 @@ async fn quick_match_pairs_the_next_player_waiting() {
     c1.send(&ClientMsg::QuickMatch {
         game: stones,
         clock_secs: None,
+        rated: false,
     })
     .await
     .unwrap();
@@ -792,6 +795,7 @@ async fn quick_match_pairs_the_next_player_waiting() {
     c1.send(&ClientMsg::QuickMatch {
         game: stones,
         clock_secs: None,
+        rated: false,
     })
     .await
     .unwrap();
@@ -800,6 +804,7 @@ async fn quick_match_pairs_the_next_player_waiting() {
     c2.send(&ClientMsg::QuickMatch {
         game: Variant::Mill(MillRules::default()),
         clock_secs: Some(30),
+        rated: false,
     })
     .await
     .unwrap();
@@ -810,6 +815,7 @@ async fn quick_match_pairs_the_next_player_waiting() {
     c3.send(&ClientMsg::QuickMatch {
         game: stones,
         clock_secs: Some(30),
+        rated: false,
     })
     .await
     .unwrap();
@@ -966,6 +972,7 @@ async fn joining_needs_the_key_and_a_free_seat() {
         }),
         clock_secs: None,
         side: SideChoice::Random,
+        rated: false,
     })
     .await
     .unwrap();
@@ -974,6 +981,7 @@ async fn joining_needs_the_key_and_a_free_seat() {
         game: Variant::Mill(Preset::Morabaraba.rules()),
         clock_secs: None,
         side: SideChoice::Random,
+        rated: false,
     })
     .await
     .unwrap();

@@ -127,7 +127,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::games::any::Variant;
-use crate::games::{Illegal, Outcome, Side};
+use crate::games::{GameKind, Illegal, Outcome, Side};
 
 /// Reads a refusal's `why`: a code this build does not know (a newer
 /// server's reason) is `None`, so the English `reason` is shown instead
@@ -175,7 +175,9 @@ pub enum SideChoice {
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum ClientMsg {
     /// The first message: the protocol version the page speaks.
-    Hello { v: u32 },
+    Hello {
+        v: u32,
+    },
     /// A new room for a game with a friend. `clock_secs` defaults to
     /// [`DEFAULT_CLOCK_SECS`]; `side` to random. Territory Duel is always
     /// played with the pass rule online, whatever `game` says.
@@ -185,19 +187,34 @@ pub enum ClientMsg {
         clock_secs: Option<u32>,
         #[serde(default)]
         side: SideChoice,
+        /// A rated game (both players need a named identity); invites are
+        /// casual unless asked.
+        #[serde(default)]
+        rated: bool,
     },
     /// Take the free seat of a friend's room (room code and join key from
     /// the invite).
-    Join { room: String, key: String },
+    Join {
+        room: String,
+        key: String,
+    },
     /// Take back your seat after a dropped connection or a server restart.
-    Reconnect { room: String, token: String },
+    Reconnect {
+        room: String,
+        token: String,
+    },
     /// Watch a room, read-only.
-    Watch { room: String },
+    Watch {
+        room: String,
+    },
     /// Wait for the next player asking for the same game, rules and clock.
     QuickMatch {
         game: Variant,
         #[serde(default)]
         clock_secs: Option<u32>,
+        /// Rated players are paired only with rated, casual with casual.
+        #[serde(default)]
+        rated: bool,
     },
     /// Leave the quick-match queue.
     CancelQuickMatch,
@@ -212,7 +229,10 @@ pub enum ClientMsg {
     Sync,
     /// Play `mv` (the game's notation) as move number `ply` + 1, where
     /// `ply` is the length of `state.moves` you are answering.
-    Move { ply: u32, mv: String },
+    Move {
+        ply: u32,
+        mv: String,
+    },
     /// Stop the clock (limited per player and game).
     Pause,
     /// End your own pause.
@@ -222,7 +242,9 @@ pub enum ClientMsg {
     /// Offer a draw (or accept the opponent's standing offer).
     OfferDraw,
     /// Accept or decline the opponent's draw offer.
-    AnswerDraw { accept: bool },
+    AnswerDraw {
+        accept: bool,
+    },
     /// Ask for another game after this one, sides swapped.
     Rematch,
     /// Keep-alive and round-trip measurement: answered by `pong` with the
@@ -230,6 +252,55 @@ pub enum ClientMsg {
     Ping {
         #[serde(default)]
         t: u64,
+    },
+    /// A new identity with this display name: answered by `identity` with
+    /// the secret (sent this once; the server keeps only its hash).
+    Register {
+        name: String,
+    },
+    /// This connection is the identity whose secret (or recovery code)
+    /// this is: answered by `identity` (without the secret).
+    Identify {
+        secret: String,
+    },
+    /// A new display name for this connection's identity (rate-limited).
+    Rename {
+        name: String,
+    },
+    /// A player's page: `who` is a public id or a name; `page` counts
+    /// from 0 ([`GAMES_PER_PAGE`] games a page, newest first).
+    Player {
+        who: String,
+        #[serde(default)]
+        page: u32,
+    },
+    /// The best active, non-provisional players of one game.
+    Leaderboard {
+        game: GameKind,
+    },
+    /// Follow the lobby: open challenges and live games, sent as `lobby`
+    /// now and on every change until `leave_lobby` (or entering a room).
+    Lobby,
+    LeaveLobby,
+    /// Post an open challenge in the lobby (needs a named identity); it
+    /// stays while this connection does, until taken or cancelled.
+    Challenge {
+        game: Variant,
+        #[serde(default)]
+        clock_secs: Option<u32>,
+        #[serde(default)]
+        rated: bool,
+    },
+    /// Withdraw your challenge.
+    CancelChallenge,
+    /// Take the seat a challenge offers: both get `seat` and `state`.
+    TakeChallenge {
+        id: String,
+    },
+    /// A finished game, to replay and review: answered by `archive`.
+    Archive {
+        room: String,
+        game_no: u32,
     },
 }
 
@@ -295,9 +366,133 @@ pub enum ServerMsg {
         #[serde(default)]
         server_ms: u64,
     },
+    /// This connection's identity (after `register`, `identify` or
+    /// `rename`). `secret` comes only from `register`: keep it on the
+    /// device, it is the only key to the identity.
+    Identity {
+        player: PlayerTag,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        secret: Option<String>,
+        ratings: Vec<RatingInfo>,
+        /// How long until the name may change again (0: now).
+        rename_in_ms: u64,
+    },
+    /// A player's page: ratings, their history and one page of games.
+    PlayerPage {
+        player: PlayerTag,
+        ratings: Vec<RatingInfo>,
+        history: Vec<RatingHistory>,
+        games: Vec<GameSummary>,
+        page: u32,
+        pages: u32,
+    },
+    /// One game's leaderboard, best first.
+    Leaderboard { game: GameKind, rows: Vec<BoardRow> },
+    /// The lobby as it is now (sent on `lobby` and on every change).
+    Lobby {
+        challenges: Vec<ChallengeInfo>,
+        games: Vec<LiveGame>,
+    },
+    /// Your challenge is in the lobby.
+    ChallengePosted { id: String },
+    /// Your challenge left the lobby (cancelled).
+    ChallengeCancelled,
+    /// A finished game: its summary, start position and every move.
+    Archive {
+        game: GameSummary,
+        start: String,
+        moves: Vec<String>,
+    },
     /// A message type this client does not know (from a newer server).
     #[serde(other)]
     Unknown,
+}
+
+/// Games on one page of a player's page.
+pub const GAMES_PER_PAGE: u32 = 20;
+
+/// A player as chips and lists show them. `rating` is for the game in
+/// question (none where there is none, e.g. a Mill variant).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PlayerTag {
+    /// The public id (`?player=ID`).
+    pub id: String,
+    pub name: String,
+    #[serde(default)]
+    pub rating: Option<u32>,
+    /// The rating is provisional (shown with `?`).
+    #[serde(default)]
+    pub provisional: bool,
+}
+
+/// A player's rating in one game, with their record.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RatingInfo {
+    pub game: GameKind,
+    pub rating: u32,
+    pub deviation: u32,
+    pub provisional: bool,
+    pub games: u32,
+    pub wins: u32,
+    pub losses: u32,
+    pub draws: u32,
+}
+
+/// A player's rating after each rated game of one game, oldest first:
+/// `[ms since the Unix epoch, rating]`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RatingHistory {
+    pub game: GameKind,
+    pub points: Vec<[u64; 2]>,
+}
+
+/// A finished game in lists (a player's page) and in `archive`.
+/// Per-side arrays are `[First, Second]`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GameSummary {
+    pub room: String,
+    pub game_no: u32,
+    pub game: Variant,
+    pub players: [Option<PlayerTag>; 2],
+    pub outcome: Outcome,
+    /// Set up as rated…
+    pub rated: bool,
+    /// …and it changed the ratings (not an abort).
+    pub counted: bool,
+    /// Each side's rating before and after it, when counted.
+    pub before: [Option<u32>; 2],
+    pub after: [Option<u32>; 2],
+    pub plies: u32,
+    pub clock_ms: u64,
+    pub finished_ms: u64,
+}
+
+/// A leaderboard line.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BoardRow {
+    pub player: PlayerTag,
+    pub games: u32,
+}
+
+/// An open challenge in the lobby.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ChallengeInfo {
+    pub id: String,
+    pub game: Variant,
+    pub clock_secs: u32,
+    pub rated: bool,
+    /// Who waits (with their rating in this game).
+    pub by: PlayerTag,
+}
+
+/// A game being played, to watch.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct LiveGame {
+    pub room: String,
+    pub game: Variant,
+    pub players: [Option<PlayerTag>; 2],
+    pub rated: bool,
+    pub plies: u32,
 }
 
 /// What the server accepts, sent in `welcome`.
@@ -418,6 +613,16 @@ pub struct GameState {
     /// Your side; `None` when you watch.
     pub you: Option<Side>,
     pub event: Event,
+    /// Who plays each side (names and ratings), where they have an identity.
+    #[serde(default)]
+    pub players: [Option<PlayerTag>; 2],
+    /// A rated game.
+    #[serde(default)]
+    pub rated: bool,
+    /// Once a rated game is over and counted: each side's rating before
+    /// it (`players` then holds the new ones).
+    #[serde(default)]
+    pub rated_before: Option<[u32; 2]>,
 }
 
 /// Why an action was refused.
@@ -463,6 +668,34 @@ pub enum Refusal {
     NotQueued,
     /// Too many spectators, rooms or connections.
     Full,
+    /// The secret (or recovery code) is no identity's.
+    BadIdentity,
+    /// The action needs a named identity (rated games, challenges).
+    NoIdentity,
+    /// The name is refused ([`Refusal`]'s `reason` says why, in English).
+    NameTooShort,
+    NameTooLong,
+    NameCharacter,
+    NameSeparators,
+    NameMarks,
+    NameMixedScripts,
+    NameReserved,
+    /// Another player has this name (or one that looks like it).
+    NameTaken,
+    /// The name was changed too recently.
+    RenameTooSoon,
+    /// No player has this id or name.
+    NoSuchPlayer,
+    /// The page number is past the last page.
+    BadPage,
+    /// No finished game has this room and number.
+    NoSuchGame,
+    /// The challenge is gone (taken, cancelled, its creator left).
+    NoSuchChallenge,
+    /// Nobody plays themselves.
+    OwnChallenge,
+    /// Too many identities or challenges from here: wait a while.
+    TooMany,
     /// A code this client does not know.
     #[serde(other)]
     Other,
@@ -557,7 +790,8 @@ mod tests {
             ClientMsg::Create {
                 game: Variant::Stones(StonesRules),
                 clock_secs: None,
-                side: SideChoice::Random
+                side: SideChoice::Random,
+                rated: false,
             }
         );
         for game in [
@@ -567,6 +801,7 @@ mod tests {
             let m = ClientMsg::QuickMatch {
                 game,
                 clock_secs: Some(30),
+                rated: false,
             };
             let back: ClientMsg = serde_json::from_str(&m.to_json()).unwrap();
             assert_eq!(back, m);

@@ -13,6 +13,9 @@ use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 use crate::protocol::online::{ClientMsg, GameState, ServerMsg, PROTOCOL_VERSION, WS_PATH};
 
 /// What a receive produced other than a server message.
+// One value per message received by a test or the benchmark: boxing the
+// message would buy nothing.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug)]
 pub enum Recv {
     Msg(ServerMsg),

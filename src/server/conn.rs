@@ -19,9 +19,11 @@ use tokio::time::Instant;
 use super::handle::{refused, ConnEvent, ConnHandle};
 use super::hub::{Hub, Quick};
 use super::listen::Ticket;
+use super::players::{self, sqlite::Player, PlayerError};
 use super::room::{Action, Attach, RoomCmd};
+use super::store::PlayerJob;
 use crate::protocol::online::{
-    ClientMsg, ErrorCode, Event, Limits, Refusal, ServerMsg, MAX_CLOCK_SECS, MAX_PLIES,
+    ClientMsg, ErrorCode, Event, Limits, PlayerTag, Refusal, ServerMsg, MAX_CLOCK_SECS, MAX_PLIES,
     PROTOCOL_VERSION,
 };
 
@@ -91,6 +93,8 @@ struct Conn {
     rooms_created: u32,
     /// The client's address (new games are limited per address).
     peer: IpAddr,
+    /// The identity this connection is (after `register` or `identify`).
+    player: Option<Player>,
 }
 
 fn error(code: ErrorCode, message: impl Into<String>) -> ServerMsg {
@@ -152,6 +156,15 @@ pub fn parse(text: &str) -> Result<ClientMsg, ServerMsg> {
     ))
 }
 
+/// The answer to a message this server knows but does not serve yet: the
+/// `unknown_type` error an older server gives, so a page treats both alike.
+fn not_yet(what: &str) -> ServerMsg {
+    error(
+        ErrorCode::UnknownType,
+        format!("this server does not offer {what} yet"),
+    )
+}
+
 /// Serves one upgraded WebSocket until it closes.
 pub async fn run(socket: WebSocket, hub: Arc<Hub>, _ticket: Arc<Ticket>, peer: IpAddr) {
     let cfg = hub.config.clone();
@@ -175,6 +188,7 @@ pub async fn run(socket: WebSocket, hub: Arc<Hub>, _ticket: Arc<Ticket>, peer: I
         room: None,
         queued: None,
         rooms_created: 0,
+        player: None,
         peer,
     };
     let mut bucket = Bucket {
@@ -370,6 +384,113 @@ impl Conn {
         false
     }
 
+    /// `register`: a new identity with this name, which this connection
+    /// then is. New identities count against the address's bucket of new
+    /// games (each is a row kept for good).
+    async fn register(&mut self, typed: &str) {
+        let name = match players::name::check(typed) {
+            Ok(name) => name,
+            Err(e) => return self.send_player_error(&PlayerError::Name(e)),
+        };
+        if !self.hub.creations.take(self.peer) {
+            return self.send(&refused(
+                Refusal::TooMany,
+                "too many new identities from your address: try again in a few minutes",
+            ));
+        }
+        let (secret, id) = match players::identity::fresh() {
+            Ok(fresh) => fresh,
+            Err(e) => return self.send(&error(ErrorCode::Server, e)),
+        };
+        let job = PlayerJob::Register {
+            id,
+            secret: secret.clone(),
+            name,
+        };
+        self.player_job(job, Some(secret)).await;
+    }
+
+    /// `identify`: this connection is the identity whose secret (or
+    /// recovery code) this is.
+    async fn identify(&mut self, typed: &str) {
+        let Some(secret) = players::identity::parse_secret(typed) else {
+            return self.send(&refused(
+                Refusal::BadIdentity,
+                "this is not an identity's secret or recovery code",
+            ));
+        };
+        self.player_job(PlayerJob::Identify { secret }, None).await;
+    }
+
+    /// `rename`: a new name for this connection's identity.
+    async fn rename(&mut self, typed: &str) {
+        let Some(id) = self.player.as_ref().map(|p| p.id.clone()) else {
+            return self.send(&refused(
+                Refusal::NoIdentity,
+                "register or identify before changing a name",
+            ));
+        };
+        let name = match players::name::check(typed) {
+            Ok(name) => name,
+            Err(e) => return self.send_player_error(&PlayerError::Name(e)),
+        };
+        let every_ms = self.hub.config.rename_every.as_millis() as u64;
+        self.player_job(PlayerJob::Rename { id, name, every_ms }, None)
+            .await;
+    }
+
+    /// Asks the store and answers `identity` (this connection is then
+    /// that player) or the refusal; nothing changes on a refusal.
+    async fn player_job(&mut self, job: PlayerJob, secret: Option<String>) {
+        let unknown_secret = matches!(job, PlayerJob::Identify { .. });
+        match self.hub.store.player(job).await {
+            Ok(Ok(known)) => {
+                let now = super::store::now_ms();
+                let every_ms = self.hub.config.rename_every.as_millis() as u64;
+                let rename_at = known.player.renamed_ms.saturating_add(every_ms);
+                let ratings = known.standings.iter().map(|s| s.info(now)).collect();
+                let msg = ServerMsg::Identity {
+                    player: PlayerTag {
+                        id: known.player.id.clone(),
+                        name: known.player.name.clone(),
+                        rating: None,
+                        provisional: false,
+                    },
+                    secret,
+                    ratings,
+                    rename_in_ms: rename_at.saturating_sub(now),
+                };
+                self.player = Some(known.player);
+                self.send(&msg);
+            }
+            Ok(Err(PlayerError::NoSuchPlayer)) if unknown_secret => self.send(&refused(
+                Refusal::BadIdentity,
+                "no identity has this secret or recovery code",
+            )),
+            Ok(Err(e)) => self.send_player_error(&e),
+            Err(e) => {
+                eprintln!("server: a player operation failed: {e}");
+                self.send(&error(
+                    ErrorCode::Server,
+                    "the server cannot reach its database: try again soon",
+                ));
+            }
+        }
+    }
+
+    fn send_player_error(&self, e: &PlayerError) {
+        match e.refusal() {
+            Some((code, reason)) => self.send(&refused(code, reason)),
+            None => {
+                eprintln!("server: a player operation failed: {e}");
+                self.send(&error(
+                    ErrorCode::Server,
+                    "the server's database failed: try again soon",
+                ));
+            }
+        }
+    }
+
     fn limits(&self) -> Limits {
         let c = &self.hub.config;
         Limits {
@@ -423,7 +544,12 @@ impl Conn {
                 game,
                 clock_secs,
                 side,
+                rated,
             } => {
+                if rated {
+                    self.send(&not_yet("rated games"));
+                    return Flow::Go;
+                }
                 if self.rooms_created >= self.hub.config.max_rooms_per_conn {
                     self.send(&refused(
                         Refusal::Full,
@@ -447,7 +573,15 @@ impl Conn {
                 self.enter(&room, Attach::Token(token, Event::Sync)).await
             }
             ClientMsg::Watch { room } => self.enter(&room, Attach::Watch).await,
-            ClientMsg::QuickMatch { game, clock_secs } => {
+            ClientMsg::QuickMatch {
+                game,
+                clock_secs,
+                rated,
+            } => {
+                if rated {
+                    self.send(&not_yet("rated games"));
+                    return Flow::Go;
+                }
                 if self.queued.is_some() {
                     self.send(&refused(Refusal::AlreadyQueued, "you are already waiting"));
                     return Flow::Go;
@@ -495,6 +629,20 @@ impl Conn {
             ClientMsg::AnswerDraw { accept } => self.act(Action::AnswerDraw(accept)).await,
             ClientMsg::Rematch => self.act(Action::Rematch).await,
             ClientMsg::CancelInvite => self.act(Action::CancelInvite).await,
+            // Issue 37's messages: designed (protocol::online), answered
+            // as an older server answers them until the server side lands.
+            ClientMsg::Register { name } => self.register(&name).await,
+            ClientMsg::Identify { secret } => self.identify(&secret).await,
+            ClientMsg::Rename { name } => self.rename(&name).await,
+            ClientMsg::Player { .. } | ClientMsg::Leaderboard { .. } => {
+                self.send(&not_yet("ratings"))
+            }
+            ClientMsg::Lobby
+            | ClientMsg::LeaveLobby
+            | ClientMsg::Challenge { .. }
+            | ClientMsg::CancelChallenge
+            | ClientMsg::TakeChallenge { .. } => self.send(&not_yet("the lobby")),
+            ClientMsg::Archive { .. } => self.send(&not_yet("finished games")),
         }
         Flow::Go
     }

@@ -31,7 +31,10 @@ pub mod limits;
 pub mod listen;
 #[cfg(feature = "cluster")]
 pub mod pg;
+#[cfg(feature = "cluster")]
+pub mod pg_error;
 pub mod placement;
+pub mod players;
 pub mod room;
 pub mod store;
 pub mod web;
@@ -117,6 +120,9 @@ pub struct Config {
     /// A finished room loaded from the store stays in memory this long
     /// after its last member leaves (60 s).
     pub finished_linger: Duration,
+    /// A player's name may change once in this long (a day; tests set
+    /// less to see a rename go through).
+    pub rename_every: Duration,
 }
 
 impl Default for Config {
@@ -149,6 +155,7 @@ impl Default for Config {
             waiting_ttl: Duration::from_secs(24 * 3600),
             max_waiting_rooms: 10_000,
             finished_linger: Duration::from_secs(60),
+            rename_every: Duration::from_millis(crate::server::players::RENAME_EVERY_MS),
         }
     }
 }

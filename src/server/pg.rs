@@ -38,10 +38,11 @@ use std::time::Duration;
 
 use tokio::sync::mpsc;
 use tokio::time::Instant;
-use tokio_postgres::error::SqlState;
 use tokio_postgres::{Client, NoTls, Statement};
 
-use super::store::{now_ms, ply_taken, Op, RoomMeta, Store, Stored, PLY_TAKEN};
+pub use super::pg_error::pg_error;
+use super::players::PlayerError;
+use super::store::{now_ms, ply_taken, Known, Op, PlayerJob, RoomMeta, Store, Stored, PLY_TAKEN};
 
 /// What every connection asks of the server: no statement runs longer
 /// than 1.5 s, no lock is waited for longer than 1 s, and a transaction a
@@ -123,19 +124,6 @@ pub enum Writer {
     Node(String),
 }
 
-/// A database error as a short message ("UNIQUE" in it for a duplicate key,
-/// which the hub reads as a room code drawn twice).
-pub fn pg_error(e: &tokio_postgres::Error) -> String {
-    match e.as_db_error() {
-        Some(d) if *d.code() == SqlState::UNIQUE_VIOLATION => {
-            format!("UNIQUE constraint failed: {}", d.message())
-        }
-        Some(d) => format!("database error: {}", d.message()),
-        None if e.is_closed() => "the database connection is closed".into(),
-        None => format!("database error: {e}"),
-    }
-}
-
 /// Opens a connection (within [`CONNECT_DEADLINE`], with the
 /// [`SESSION_LIMITS`]), its driver running as a task. The URL is never
 /// echoed: it may hold a password.
@@ -185,7 +173,8 @@ pub async fn within<T>(
 pub async fn setup(client: &Client) -> Result<(), String> {
     let sql = format!(
         "BEGIN; SET LOCAL lock_timeout = 0; SET LOCAL statement_timeout = 30000; \
-         SELECT pg_advisory_xact_lock({SCHEMA_LOCK}); {SCHEMA} COMMIT;"
+         SELECT pg_advisory_xact_lock({SCHEMA_LOCK}); {SCHEMA} {} COMMIT;",
+        super::players::schema::POSTGRES
     );
     within(Duration::from_secs(30), client.batch_execute(&sql))
         .await
@@ -382,6 +371,7 @@ fn fail(op: Op, why: &str) {
         Op::Unfinished { done } => drop(done.send(Err(why))),
         Op::Expire { done, .. } => drop(done.send(Err(why))),
         Op::CountWaiting { done } => drop(done.send(Err(why))),
+        Op::Player { done, .. } => drop(done.send(Err(why))),
         Op::Close { done } => drop(done.send(())),
     }
 }
@@ -453,6 +443,40 @@ async fn run(url: String, writer: Writer, me: String, conn: Conn, mut rx: mpsc::
     }
 }
 
+/// Does a player operation in one transaction (see the SQLite store's).
+async fn player_job(c: &mut Conn, job: PlayerJob, now_ms: u64) -> Result<Known, PlayerError> {
+    use super::players::pg as ops;
+    let tx = c
+        .client
+        .transaction()
+        .await
+        .map_err(|e| PlayerError::Db(pg_error(&e)))?;
+    let id = match job {
+        PlayerJob::Register { id, secret, name } => {
+            ops::register(&tx, &id, &secret, &name, now_ms).await?;
+            id
+        }
+        PlayerJob::Identify { secret } => {
+            ops::identify(&tx, &secret)
+                .await?
+                .ok_or(PlayerError::NoSuchPlayer)?
+                .id
+        }
+        PlayerJob::Rename { id, name, every_ms } => {
+            ops::rename(&tx, &id, &name, now_ms, every_ms).await?;
+            id
+        }
+    };
+    let player = ops::find(&tx, &id)
+        .await?
+        .ok_or(PlayerError::NoSuchPlayer)?;
+    let standings = ops::standings(&tx, &id).await?;
+    tx.commit()
+        .await
+        .map_err(|e| PlayerError::Db(pg_error(&e)))?;
+    Ok(Known { player, standings })
+}
+
 /// Answers a batch: reads at once, writes together at the end.
 async fn serve(c: &mut Conn, batch: Vec<Op>, writer: &Writer, me: &str) {
     let mut saves = Vec::new();
@@ -474,6 +498,9 @@ async fn serve(c: &mut Conn, batch: Vec<Op>, writer: &Writer, me: &str) {
             }
             Op::CountWaiting { done } => {
                 let _ = done.send(count_waiting(c).await);
+            }
+            Op::Player { job, now_ms, done } => {
+                let _ = done.send(Ok(player_job(c, job, now_ms).await));
             }
             Op::Close { done } => {
                 let _ = done.send(());

@@ -41,6 +41,7 @@ use rusqlite::{params, Connection, OptionalExtension};
 use serde::{Deserialize, Serialize};
 use tokio::sync::{mpsc, oneshot};
 
+use super::players::{self, name::Name, sqlite::Player, sqlite::Standing, PlayerError};
 use crate::games::any::Variant;
 use crate::games::{Outcome, Side};
 
@@ -180,9 +181,68 @@ pub(crate) enum Op {
     CountWaiting {
         done: Reply<usize>,
     },
+    /// A player operation (issue 37): identities and names.
+    Player {
+        job: PlayerJob,
+        now_ms: u64,
+        done: Reply<Result<Known, PlayerError>>,
+    },
     Close {
         done: oneshot::Sender<()>,
     },
+}
+
+/// What a connection asks of the players' tables.
+#[derive(Clone, Debug)]
+pub enum PlayerJob {
+    /// A new identity: its fresh public id and secret, its checked name.
+    Register {
+        id: String,
+        secret: String,
+        name: Name,
+    },
+    /// The identity whose secret this is (already parsed).
+    Identify { secret: String },
+    /// A new name for identity `id`, at most once per `every_ms`
+    /// (`Config::rename_every`, a day: [`players::RENAME_EVERY_MS`]).
+    Rename {
+        id: String,
+        name: Name,
+        every_ms: u64,
+    },
+}
+
+/// An identity as its connection knows it: who, and their standings.
+#[derive(Clone, Debug)]
+pub struct Known {
+    pub player: Player,
+    pub standings: Vec<Standing>,
+}
+
+/// Does `job` on SQLite, in one transaction.
+fn player_job(conn: &mut Connection, job: PlayerJob, now_ms: u64) -> Result<Known, PlayerError> {
+    let tx = conn
+        .transaction()
+        .map_err(|e| PlayerError::Db(e.to_string()))?;
+    let id = match job {
+        PlayerJob::Register { id, secret, name } => {
+            players::sqlite::register(&tx, &id, &secret, &name, now_ms)?;
+            id
+        }
+        PlayerJob::Identify { secret } => {
+            players::sqlite::identify(&tx, &secret)?
+                .ok_or(PlayerError::NoSuchPlayer)?
+                .id
+        }
+        PlayerJob::Rename { id, name, every_ms } => {
+            players::sqlite::rename(&tx, &id, &name, now_ms, every_ms)?;
+            id
+        }
+    };
+    let player = players::sqlite::find(&tx, &id)?.ok_or(PlayerError::NoSuchPlayer)?;
+    let standings = players::sqlite::standings(&tx, &id)?;
+    tx.commit().map_err(|e| PlayerError::Db(e.to_string()))?;
+    Ok(Known { player, standings })
 }
 
 /// The handle rooms use; cheap to clone.
@@ -260,6 +320,7 @@ impl Store {
             .and_then(|()| conn.pragma_update(None, "journal_mode", "WAL"))
             .and_then(|()| conn.pragma_update(None, "synchronous", "NORMAL"))
             .and_then(|()| conn.execute_batch(SCHEMA))
+            .and_then(|()| conn.execute_batch(players::schema::SQLITE))
             .map_err(|e| format!("cannot set up {}: {e}", path.display()))?;
         let sealed = seal_tokens(&conn)
             .map_err(|e| format!("cannot seal the seat tokens in {}: {e}", path.display()))?;
@@ -369,6 +430,14 @@ impl Store {
     /// How many rooms wait for the friend (the whole store's).
     pub async fn count_waiting(&self) -> Result<usize, String> {
         self.ask(STORE_DEADLINE, |done| Op::CountWaiting { done })
+            .await
+    }
+
+    /// Does a player operation; the outer error is the store's failure
+    /// (no answer in time), the inner one the player's refusal.
+    pub async fn player(&self, job: PlayerJob) -> Result<Result<Known, PlayerError>, String> {
+        let now_ms = now_ms();
+        self.ask(STORE_DEADLINE, |done| Op::Player { job, now_ms, done })
             .await
     }
 
@@ -544,6 +613,9 @@ fn run(
                 }
                 Op::CountWaiting { done } => {
                     let _ = done.send(count_waiting(&conn).map_err(|e| e.to_string()));
+                }
+                Op::Player { job, now_ms, done } => {
+                    let _ = done.send(Ok(player_job(&mut conn, job, now_ms)));
                 }
                 Op::Close { done } => close = Some(done),
             }

@@ -139,6 +139,7 @@ impl Table {
             game,
             clock_secs: Some(clock_secs),
             side,
+            rated: false,
         })
         .await
         .unwrap();

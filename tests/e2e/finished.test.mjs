@@ -8,7 +8,7 @@
 // it read-only, steppable.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, openPage, startGameServer, move } from './harness.mjs';
+import { launch, openPage, startGameServer, move, tid, text, moves, waitMoves } from './harness.mjs';
 
 let game;
 let browser;
@@ -21,17 +21,7 @@ after(async () => {
   await game?.stop();
 });
 
-const tid = (page, id) => page.locator(`[data-testid=${id}]`);
-const text = (page, id) => tid(page, id).textContent();
-const moves = (page) => page.locator('.movelist .mv').allTextContents();
 const pieces = (page, cls) => page.locator(`svg.board .piece.${cls}`).count();
-
-async function waitMoves(page, list) {
-  await page.waitForFunction(
-    (want) => JSON.stringify([...document.querySelectorAll('.movelist .mv')].map((e) => e.textContent)) === want,
-    JSON.stringify(list),
-  );
-}
 
 const PLAYED = ['b6', 'b2', 'a7a5', 'a3'];
 

@@ -147,6 +147,19 @@ export function useApp() {
 
 /** Helpers for pages of the app. */
 export const status = (page) => page.locator('[data-testid=status]').textContent();
+/** The element with `data-testid=id`, and its text. */
+export const tid = (page, id) => page.locator(`[data-testid=${id}]`);
+export const text = (page, id) => tid(page, id).textContent();
+/** The move list's entries as shown. */
+export const moves = (page) => page.locator('.movelist .mv').allTextContents();
+
+/** Waits until the move list of `page` reads `list`. */
+export async function waitMoves(page, list) {
+  await page.waitForFunction(
+    (want) => JSON.stringify([...document.querySelectorAll('.movelist .mv')].map((e) => e.textContent)) === want,
+    JSON.stringify(list),
+  );
+}
 export const clickSq = (page, sq) => page.locator(`[data-square=${sq}] rect`).click();
 export const clickPt = (page, pt) => page.locator(`[data-point=${pt}] rect`).click();
 

@@ -6,7 +6,7 @@
 // and the online screens at phone sizes.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, openPage, serve, startGameServer, clickSq, clickPt, move, axe, watch as watchPage } from './harness.mjs';
+import { launch, openPage, serve, startGameServer, clickSq, clickPt, move, axe, watch as watchPage, tid, text, moves, waitMoves } from './harness.mjs';
 
 let game;
 let browser;
@@ -19,18 +19,7 @@ after(async () => {
   await game?.stop();
 });
 
-const tid = (page, id) => page.locator(`[data-testid=${id}]`);
-const text = (page, id) => tid(page, id).textContent();
-const moves = (page) => page.locator('.movelist .mv').allTextContents();
 const pieces = (page, cls) => page.locator(`.piece.${cls}`).count();
-
-/** Waits until the move list of `page` reads `list`. */
-async function waitMoves(page, list) {
-  await page.waitForFunction(
-    (want) => JSON.stringify([...document.querySelectorAll('.movelist .mv')].map((e) => e.textContent)) === want,
-    JSON.stringify(list),
-  );
-}
 
 /** Page A creates a Territory Duel game as X; returns A and the invite link. */
 async function createGame(url = `${game.url}?online`, side = 'first', clock) {

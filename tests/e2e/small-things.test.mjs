@@ -9,11 +9,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import net from 'node:net';
 import path from 'node:path';
-import { launch, openPage, serve, useApp, startGameServer, move, clickSq, root } from './harness.mjs';
+import { launch, openPage, serve, useApp, startGameServer, move, clickSq, root, tid } from './harness.mjs';
 
 const app = useApp();
 
-const tid = (page, id) => page.locator(`[data-testid=${id}]`);
 const notice = (page) => tid(page, 'notice').textContent();
 
 test('running out of time is said once: "O ran out of time — X wins."', async () => {

@@ -30,6 +30,7 @@ pub(crate) async fn waiting_rooms(server: &ServerProcess, n: usize) -> Result<()
                 game: spec(i),
                 clock_secs: None,
                 side: SideChoice::First,
+                rated: false,
             })
             .await?;
             match c.recv(WAIT).await? {

@@ -51,6 +51,7 @@ pub(crate) async fn set_up(
         game,
         clock_secs: Some(clock_secs),
         side: SideChoice::First,
+        rated: false,
     })
     .await?;
     let (room, key) = match a.recv(WAIT).await? {

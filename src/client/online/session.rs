@@ -60,6 +60,7 @@ impl Intent {
                 game,
                 clock_secs: Some(clock_secs),
                 side,
+                rated: false,
             },
             Intent::Join { room, key } => ClientMsg::Join { room, key },
             Intent::Seat { room, token } => ClientMsg::Reconnect { room, token },
@@ -67,6 +68,7 @@ impl Intent {
             Intent::QuickMatch { game, clock_secs } => ClientMsg::QuickMatch {
                 game,
                 clock_secs: Some(clock_secs),
+                rated: false,
             },
         })
     }
@@ -481,7 +483,15 @@ impl OnlineSession {
                     self.clock_sample(sent, server_ms, now);
                 }
             }
-            ServerMsg::Unknown => {}
+            // Issue 37's answers come only when asked for (not yet).
+            ServerMsg::Identity { .. }
+            | ServerMsg::PlayerPage { .. }
+            | ServerMsg::Leaderboard { .. }
+            | ServerMsg::Lobby { .. }
+            | ServerMsg::ChallengePosted { .. }
+            | ServerMsg::ChallengeCancelled
+            | ServerMsg::Archive { .. }
+            | ServerMsg::Unknown => {}
         }
         out
     }
@@ -670,6 +680,9 @@ mod tests {
             spectators: 0,
             you,
             event,
+            players: [None, None],
+            rated: false,
+            rated_before: None,
         }
     }
 
@@ -763,7 +776,8 @@ mod tests {
             [ClientMsg::Create {
                 game,
                 clock_secs: Some(30),
-                side: SideChoice::First
+                side: SideChoice::First,
+                rated: false,
             }]
         );
         assert_eq!(s.connection, Connection::Open);
@@ -999,7 +1013,8 @@ mod tests {
             sends(&s.receive(welcome(), 0.0)),
             [ClientMsg::QuickMatch {
                 game,
-                clock_secs: Some(30)
+                clock_secs: Some(30),
+                rated: false,
             }]
         );
         s.receive(
@@ -1019,7 +1034,8 @@ mod tests {
             sends(&s.receive(welcome(), 600.0)),
             [ClientMsg::QuickMatch {
                 game,
-                clock_secs: Some(30)
+                clock_secs: Some(30),
+                rated: false,
             }]
         );
         s.receive(

@@ -21,11 +21,11 @@ mod stones;
 
 use super::json::{self, json_names, Fields, FromJson, Json, ObjWriter};
 use super::online::{
-    ClientMsg, ClockState, ErrorCode, Event, GameState, Limits, Refusal, ServerMsg, SideChoice,
-    Status,
+    BoardRow, ChallengeInfo, ClientMsg, ClockState, ErrorCode, Event, GameState, GameSummary,
+    Limits, LiveGame, PlayerTag, RatingHistory, RatingInfo, Refusal, ServerMsg, SideChoice, Status,
 };
 use crate::games::any::Variant;
-use crate::games::{EndReason, Outcome, Side};
+use crate::games::{EndReason, GameKind, Outcome, Side};
 
 json_names!(Side { First = "First", Second = "Second" });
 json_names!(SideChoice { First = "first", Second = "second", Random = "random" });
@@ -45,8 +45,17 @@ json_names!(Refusal, other = Other {
     NoPausesLeft = "no_pauses_left", NotYourPause = "not_your_pause",
     NoDrawOffer = "no_draw_offer", DrawAlreadyOffered = "draw_already_offered",
     AlreadyAsked = "already_asked", AlreadyQueued = "already_queued",
-    NotQueued = "not_queued", Full = "full",
+    NotQueued = "not_queued", Full = "full", BadIdentity = "bad_identity",
+    NoIdentity = "no_identity", NameTooShort = "name_too_short",
+    NameTooLong = "name_too_long", NameCharacter = "name_character",
+    NameSeparators = "name_separators", NameMarks = "name_marks",
+    NameMixedScripts = "name_mixed_scripts", NameReserved = "name_reserved",
+    NameTaken = "name_taken", RenameTooSoon = "rename_too_soon",
+    NoSuchPlayer = "no_such_player", BadPage = "bad_page", NoSuchGame = "no_such_game",
+    NoSuchChallenge = "no_such_challenge", OwnChallenge = "own_challenge",
+    TooMany = "too_many",
 });
+json_names!(GameKind { Ataxx = "Ataxx", Stones = "Stones", Mill = "Mill" });
 json_names!(ErrorCode, other = Other {
     Version = "version", HelloFirst = "hello_first", BadJson = "bad_json",
     UnknownType = "unknown_type", BadMessage = "bad_message", Binary = "binary",
@@ -155,6 +164,100 @@ impl FromJson for ClockState {
     }
 }
 
+impl FromJson for PlayerTag {
+    fn from_json(v: &Json) -> Result<Self, String> {
+        let f = Fields::of(v)?;
+        Ok(PlayerTag {
+            id: f.req("id")?,
+            name: f.req("name")?,
+            rating: f.req("rating")?,
+            provisional: f.or_default("provisional")?,
+        })
+    }
+}
+
+impl FromJson for RatingInfo {
+    fn from_json(v: &Json) -> Result<Self, String> {
+        let f = Fields::of(v)?;
+        Ok(RatingInfo {
+            game: f.req("game")?,
+            rating: f.req("rating")?,
+            deviation: f.req("deviation")?,
+            provisional: f.req("provisional")?,
+            games: f.req("games")?,
+            wins: f.req("wins")?,
+            losses: f.req("losses")?,
+            draws: f.req("draws")?,
+        })
+    }
+}
+
+impl FromJson for RatingHistory {
+    fn from_json(v: &Json) -> Result<Self, String> {
+        let f = Fields::of(v)?;
+        Ok(RatingHistory {
+            game: f.req("game")?,
+            points: f.req("points")?,
+        })
+    }
+}
+
+impl FromJson for GameSummary {
+    fn from_json(v: &Json) -> Result<Self, String> {
+        let f = Fields::of(v)?;
+        Ok(GameSummary {
+            room: f.req("room")?,
+            game_no: f.req("game_no")?,
+            game: f.req("game")?,
+            players: f.req("players")?,
+            outcome: f.req("outcome")?,
+            rated: f.req("rated")?,
+            counted: f.req("counted")?,
+            before: f.req("before")?,
+            after: f.req("after")?,
+            plies: f.req("plies")?,
+            clock_ms: f.req("clock_ms")?,
+            finished_ms: f.req("finished_ms")?,
+        })
+    }
+}
+
+impl FromJson for BoardRow {
+    fn from_json(v: &Json) -> Result<Self, String> {
+        let f = Fields::of(v)?;
+        Ok(BoardRow {
+            player: f.req("player")?,
+            games: f.req("games")?,
+        })
+    }
+}
+
+impl FromJson for ChallengeInfo {
+    fn from_json(v: &Json) -> Result<Self, String> {
+        let f = Fields::of(v)?;
+        Ok(ChallengeInfo {
+            id: f.req("id")?,
+            game: f.req("game")?,
+            clock_secs: f.req("clock_secs")?,
+            rated: f.req("rated")?,
+            by: f.req("by")?,
+        })
+    }
+}
+
+impl FromJson for LiveGame {
+    fn from_json(v: &Json) -> Result<Self, String> {
+        let f = Fields::of(v)?;
+        Ok(LiveGame {
+            room: f.req("room")?,
+            game: f.req("game")?,
+            players: f.req("players")?,
+            rated: f.req("rated")?,
+            plies: f.req("plies")?,
+        })
+    }
+}
+
 /// A `state` or an `update`: the message's own members (beside `type`).
 fn game_state(f: &Fields) -> Result<GameState, String> {
     Ok(GameState {
@@ -178,6 +281,9 @@ fn game_state(f: &Fields) -> Result<GameState, String> {
         spectators: f.req("spectators")?,
         you: f.req("you")?,
         event: f.req("event")?,
+        players: f.or_default("players")?,
+        rated: f.or_default("rated")?,
+        rated_before: f.req("rated_before")?,
     })
 }
 
@@ -229,6 +335,35 @@ impl ServerMsg {
                     t: f.req("t")?,
                     server_ms: f.or_default("server_ms")?,
                 },
+                "identity" => ServerMsg::Identity {
+                    player: f.req("player")?,
+                    secret: f.req("secret")?,
+                    ratings: f.req("ratings")?,
+                    rename_in_ms: f.req("rename_in_ms")?,
+                },
+                "player_page" => ServerMsg::PlayerPage {
+                    player: f.req("player")?,
+                    ratings: f.req("ratings")?,
+                    history: f.req("history")?,
+                    games: f.req("games")?,
+                    page: f.req("page")?,
+                    pages: f.req("pages")?,
+                },
+                "leaderboard" => ServerMsg::Leaderboard {
+                    game: f.req("game")?,
+                    rows: f.req("rows")?,
+                },
+                "lobby" => ServerMsg::Lobby {
+                    challenges: f.req("challenges")?,
+                    games: f.req("games")?,
+                },
+                "challenge_posted" => ServerMsg::ChallengePosted { id: f.req("id")? },
+                "challenge_cancelled" => ServerMsg::ChallengeCancelled,
+                "archive" => ServerMsg::Archive {
+                    game: f.req("game")?,
+                    start: f.req("start")?,
+                    moves: f.req("moves")?,
+                },
                 _ => ServerMsg::Unknown,
             })
         };
@@ -253,11 +388,12 @@ impl ClientMsg {
                 game,
                 clock_secs,
                 side,
+                rated,
             } => {
                 kind(&mut o, "create");
                 write_variant(o.key("game"), game);
                 write_clock(&mut o, *clock_secs);
-                o.str("side", side.json_name());
+                o.str("side", side.json_name()).bool("rated", *rated);
             }
             ClientMsg::Join { room, key } => {
                 kind(&mut o, "join");
@@ -271,10 +407,15 @@ impl ClientMsg {
                 kind(&mut o, "watch");
                 o.str("room", room);
             }
-            ClientMsg::QuickMatch { game, clock_secs } => {
+            ClientMsg::QuickMatch {
+                game,
+                clock_secs,
+                rated,
+            } => {
                 kind(&mut o, "quick_match");
                 write_variant(o.key("game"), game);
                 write_clock(&mut o, *clock_secs);
+                o.bool("rated", *rated);
             }
             ClientMsg::CancelQuickMatch => kind(&mut o, "cancel_quick_match"),
             ClientMsg::CancelInvite => kind(&mut o, "cancel_invite"),
@@ -296,6 +437,47 @@ impl ClientMsg {
             ClientMsg::Ping { t } => {
                 kind(&mut o, "ping");
                 o.num("t", *t);
+            }
+            ClientMsg::Register { name } => {
+                kind(&mut o, "register");
+                o.str("name", name);
+            }
+            ClientMsg::Identify { secret } => {
+                kind(&mut o, "identify");
+                o.str("secret", secret);
+            }
+            ClientMsg::Rename { name } => {
+                kind(&mut o, "rename");
+                o.str("name", name);
+            }
+            ClientMsg::Player { who, page } => {
+                kind(&mut o, "player");
+                o.str("who", who).num("page", (*page).into());
+            }
+            ClientMsg::Leaderboard { game } => {
+                kind(&mut o, "leaderboard");
+                o.str("game", game.json_name());
+            }
+            ClientMsg::Lobby => kind(&mut o, "lobby"),
+            ClientMsg::LeaveLobby => kind(&mut o, "leave_lobby"),
+            ClientMsg::Challenge {
+                game,
+                clock_secs,
+                rated,
+            } => {
+                kind(&mut o, "challenge");
+                write_variant(o.key("game"), game);
+                write_clock(&mut o, *clock_secs);
+                o.bool("rated", *rated);
+            }
+            ClientMsg::CancelChallenge => kind(&mut o, "cancel_challenge"),
+            ClientMsg::TakeChallenge { id } => {
+                kind(&mut o, "take_challenge");
+                o.str("id", id);
+            }
+            ClientMsg::Archive { room, game_no } => {
+                kind(&mut o, "archive");
+                o.str("room", room).num("game_no", (*game_no).into());
             }
         }
         o.end();
@@ -452,10 +634,61 @@ mod tests {
                     Event::AutoUnpaused,
                     Event::DrawAgreed,
                 ]),
+                players: [self.opt(Rng::tag), self.opt(Rng::tag)],
+                rated: self.flip(),
+                rated_before: self.opt(|r| [r.number() as u32, r.number() as u32]),
+            }
+        }
+        fn tag(&mut self) -> PlayerTag {
+            PlayerTag {
+                id: self.text(),
+                name: self.text(),
+                rating: self.opt(|r| r.number() as u32),
+                provisional: self.flip(),
+            }
+        }
+        fn kind(&mut self) -> GameKind {
+            self.pick(&GameKind::ALL)
+        }
+        fn outcome(&mut self) -> Outcome {
+            Outcome {
+                winner: self.opt(Rng::side),
+                reason: self.pick(&[EndReason::Timeout, EndReason::Resignation]),
+            }
+        }
+        fn summary(&mut self) -> GameSummary {
+            GameSummary {
+                room: self.text(),
+                game_no: self.number() as u32,
+                game: self.variant(),
+                players: [self.opt(Rng::tag), self.opt(Rng::tag)],
+                outcome: self.outcome(),
+                rated: self.flip(),
+                counted: self.flip(),
+                before: [self.opt(|r| r.number() as u32), None],
+                after: [None, self.opt(|r| r.number() as u32)],
+                plies: self.number() as u32,
+                clock_ms: self.number(),
+                finished_ms: self.number(),
+            }
+        }
+        fn many<T>(&mut self, f: impl Fn(&mut Self) -> T) -> Vec<T> {
+            (0..self.below(3)).map(|_| f(self)).collect()
+        }
+        fn rating(&mut self) -> RatingInfo {
+            RatingInfo {
+                game: self.kind(),
+                rating: self.number() as u32,
+                deviation: self.number() as u32,
+                provisional: self.flip(),
+                games: self.number() as u32,
+                wins: self.number() as u32,
+                losses: 0,
+                draws: self.number() as u32,
             }
         }
         fn server(&mut self) -> ServerMsg {
-            match self.below(10) {
+            match self.below(17) {
                 0 => ServerMsg::Welcome {
                     v: self.number() as u32,
                     limits: Limits {
@@ -507,14 +740,61 @@ mod tests {
                     clock_secs: self.number() as u32,
                 },
                 8 => ServerMsg::QueueCancelled,
-                _ => ServerMsg::Pong {
+                9 => ServerMsg::Pong {
                     t: self.number(),
                     server_ms: self.number(),
+                },
+                10 => ServerMsg::Identity {
+                    player: self.tag(),
+                    secret: self.opt(Rng::text),
+                    ratings: self.many(Rng::rating),
+                    rename_in_ms: self.number(),
+                },
+                11 => ServerMsg::PlayerPage {
+                    player: self.tag(),
+                    ratings: self.many(Rng::rating),
+                    history: self.many(|r| RatingHistory {
+                        game: r.kind(),
+                        points: r.many(|r| [r.number(), r.number()]),
+                    }),
+                    games: self.many(Rng::summary),
+                    page: self.number() as u32,
+                    pages: self.number() as u32,
+                },
+                12 => ServerMsg::Leaderboard {
+                    game: self.kind(),
+                    rows: self.many(|r| BoardRow {
+                        player: r.tag(),
+                        games: r.number() as u32,
+                    }),
+                },
+                13 => ServerMsg::Lobby {
+                    challenges: self.many(|r| ChallengeInfo {
+                        id: r.text(),
+                        game: r.variant(),
+                        clock_secs: r.number() as u32,
+                        rated: r.flip(),
+                        by: r.tag(),
+                    }),
+                    games: self.many(|r| LiveGame {
+                        room: r.text(),
+                        game: r.variant(),
+                        players: [r.opt(Rng::tag), r.opt(Rng::tag)],
+                        rated: r.flip(),
+                        plies: r.number() as u32,
+                    }),
+                },
+                14 => ServerMsg::ChallengePosted { id: self.text() },
+                15 => ServerMsg::ChallengeCancelled,
+                _ => ServerMsg::Archive {
+                    game: self.summary(),
+                    start: self.text(),
+                    moves: self.many(Rng::text),
                 },
             }
         }
         fn client(&mut self) -> ClientMsg {
-            match self.below(18) {
+            match self.below(30) {
                 0 => ClientMsg::Hello {
                     v: self.number() as u32,
                 },
@@ -522,6 +802,7 @@ mod tests {
                     game: self.variant(),
                     clock_secs: self.opt(|r| r.number() as u32),
                     side: self.pick(&[SideChoice::First, SideChoice::Second, SideChoice::Random]),
+                    rated: self.flip(),
                 },
                 2 => ClientMsg::Join {
                     room: self.text(),
@@ -535,6 +816,7 @@ mod tests {
                 5 => ClientMsg::QuickMatch {
                     game: self.variant(),
                     clock_secs: self.opt(|r| r.number() as u32),
+                    rated: self.flip(),
                 },
                 6 => ClientMsg::CancelQuickMatch,
                 7 => ClientMsg::CancelInvite,
@@ -552,6 +834,30 @@ mod tests {
                     accept: self.flip(),
                 },
                 16 => ClientMsg::Rematch,
+                17 => ClientMsg::Ping { t: self.number() },
+                18 => ClientMsg::Register { name: self.text() },
+                19 => ClientMsg::Identify {
+                    secret: self.text(),
+                },
+                20 => ClientMsg::Rename { name: self.text() },
+                21 => ClientMsg::Player {
+                    who: self.text(),
+                    page: self.number() as u32,
+                },
+                22 => ClientMsg::Leaderboard { game: self.kind() },
+                23 => ClientMsg::Lobby,
+                24 => ClientMsg::LeaveLobby,
+                25 => ClientMsg::Challenge {
+                    game: self.variant(),
+                    clock_secs: self.opt(|r| r.number() as u32),
+                    rated: self.flip(),
+                },
+                26 => ClientMsg::CancelChallenge,
+                27 => ClientMsg::TakeChallenge { id: self.text() },
+                28 => ClientMsg::Archive {
+                    room: self.text(),
+                    game_no: self.number() as u32,
+                },
                 _ => ClientMsg::Ping { t: self.number() },
             }
         }

@@ -311,6 +311,9 @@ impl Table {
             spectators,
             you,
             event,
+            players: [None, None],
+            rated: false,
+            rated_before: None,
         }
     }
 
