@@ -55,13 +55,17 @@
 //!
 //! The committed weights are `ataxx-nnue.bin` (see docs/engine.md, "How the
 //! evaluation weights were made", "Territory Duel's network"): window
-//! inputs, tied, stored as its 32 free units (187,232 bytes, 104 KB gzip;
-//! the full 256 units would be 1.5 MB, 658 KB gzip, past the worker's
-//! budget). Measured on 2026-12-06 against the pattern tables at 20,000
-//! nodes a move: +172.8 ± 84.4 Elo over 100 games (73/0/27), where the
-//! 98-input net scored -322.7 ± 102.1. `engine uai --net FILE`, `engine
-//! datagen --net FILE` and `engine bench --net FILE` play with another
-//! file (`none`: the pattern tables).
+//! inputs, 128 hidden units tied from 16 free units, stored as those
+//! (93,632 bytes, 53 KB gzip), the second generation (trained on the
+//! pattern tables' self-play and the first window net's). Measured on
+//! 2026-12-06 against the pattern tables at 5 s + 0.05 s a game: +164.1 ±
+//! 96.8 Elo over 100 games (72/0/28). The 256-unit net trained on the
+//! same data was not clearly better at that clock (32/0/29 over 61 games;
+//! +23.2 Elo, -68.1 to +117.9, over 30 pairs) and is twice the size and
+//! slower (1.04 M against 1.11 M nodes/s from the start), hence 128.
+//! `engine uai --net FILE`, `engine datagen --net FILE` and `engine bench
+//! --net FILE` play with another file of this engine's hidden size
+//! (`none`: the pattern tables).
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::OnceLock;
@@ -226,8 +230,8 @@ const WINDOWS_OF: [u64; SQUARES] = {
     }
     t
 };
-/// Hidden units per perspective.
-pub const HIDDEN: usize = 256;
+/// Hidden units per perspective (a build constant: the rows are arrays).
+pub const HIDDEN: usize = 128;
 /// Most output buckets a file may have.
 pub const MAX_BUCKETS: usize = 8;
 /// Quantisation of the feature weights and the accumulator: 1.0 is `QA`.
