@@ -314,7 +314,8 @@ pub struct OnlineSession {
     pub identity_problem: Option<IdentityProblem>,
     /// The lobby as last sent (open challenges, live games).
     pub lobby: Option<(Vec<ChallengeInfo>, Vec<LiveGame>)>,
-    /// The server does not offer the lobby (an older server).
+    /// The server does not offer the lobby or player pages (an older
+    /// server).
     pub lobby_unavailable: bool,
     /// This tab's challenge in the lobby, once posted.
     pub my_challenge: Option<String>,
@@ -605,8 +606,11 @@ impl OnlineSession {
                     self.halt = Some(Halt::Version(message));
                     self.intent = Intent::Idle;
                     out.push(Effect::Stop);
-                } else if code == ErrorCode::UnknownType && self.intent == Intent::Lobby {
-                    // An older server: no lobby (the identity still works).
+                } else if code == ErrorCode::UnknownType
+                    && matches!(self.intent, Intent::Lobby | Intent::Player { .. })
+                {
+                    // An older server: no lobby or player pages (the
+                    // identity still works).
                     self.lobby_unavailable = true;
                 } else {
                     self.flash = Some((Flash::Error { code, message }, now));
@@ -1850,6 +1854,59 @@ mod tests {
         assert_eq!(
             sends(&s.take_challenge("c2".into())),
             vec![ClientMsg::TakeChallenge { id: "c2".into() }]
+        );
+    }
+
+    /// A player's page: shown when it comes, an unknown player is a
+    /// refusal to enter, and an older server says it has no such pages.
+    #[test]
+    fn a_players_page_comes_or_says_why_not() {
+        let intent = Intent::Player {
+            who: "Ana".into(),
+            page: 0,
+        };
+        let mut s = OnlineSession::new(intent.clone());
+        s.opened(0.0);
+        assert_eq!(
+            sends(&s.receive(welcome(), 1.0)),
+            vec![ClientMsg::Player {
+                who: "Ana".into(),
+                page: 0
+            }]
+        );
+        s.receive(
+            ServerMsg::Refused {
+                code: Refusal::NoSuchPlayer,
+                reason: "no such player".into(),
+                why: None,
+            },
+            2.0,
+        );
+        assert!(matches!(
+            s.halt,
+            Some(Halt::Refused {
+                code: Refusal::NoSuchPlayer,
+                ..
+            })
+        ));
+        let mut s = OnlineSession::new(intent);
+        s.opened(0.0);
+        s.receive(welcome(), 1.0);
+        s.receive(
+            ServerMsg::Error {
+                code: ErrorCode::UnknownType,
+                message: "not yet".into(),
+            },
+            2.0,
+        );
+        assert!(s.lobby_unavailable);
+        assert_eq!((s.halt.clone(), s.flash.clone()), (None, None));
+        assert_eq!(
+            sends(&s.player_page(2)),
+            vec![ClientMsg::Player {
+                who: "Ana".into(),
+                page: 2
+            }]
         );
     }
 }

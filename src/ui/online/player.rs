@@ -249,6 +249,9 @@ pub fn PlayerPage(driver: Driver) -> impl IntoView {
         <div class="online-card player-page" data-testid="player-page">
             {move || match view_of.get() {
                 Some(v) => page_view(v).into_any(),
+                None if session.with(|s| s.lobby_unavailable) => view! {
+                    <p class="muted" data-testid="player-unavailable">{move || t!(lang.get(), "online.player_unavailable")}</p>
+                }.into_any(),
                 None => view! { <p class="muted">{move || t!(lang.get(), "online.loading")}</p> }.into_any(),
             }}
             <Show when=move || review_failed.get()>
