@@ -144,6 +144,8 @@ pub fn OnlinePage(
     link: OnlineLink,
     game: Callback<(Driver, Variant), AnyView>,
     setup: Callback<(Driver, String), AnyView>,
+    /// Draws a player's page (from a chunk of its own, as `setup`).
+    player: Callback<Driver, AnyView>,
 ) -> impl IntoView {
     let settings = expect_context::<RwSignal<Settings>>();
     let nav = expect_context::<Nav>();
@@ -207,7 +209,7 @@ pub fn OnlinePage(
         Showing::Invite => view! { <InviteCard driver=driver server=server.get_value() on_cancel=Callback::new(move |_| withdraw())/> }
         .into_any(),
         Showing::Game { spec, .. } => game.run((driver, spec)),
-        Showing::Player => view! { <player::PlayerPage driver=driver/> }.into_any(),
+        Showing::Player => player.run(driver),
         Showing::Halted(p) => {
             let watch_room = match (&p, &link.route) {
                 (Halt::Refused { code: crate::protocol::online::Refusal::RoomFull, .. }, Route::Join { room, .. }) => Some(room.clone()),
