@@ -10,7 +10,7 @@ import { launch, startGameServer, move } from './harness.mjs';
 
 const out = process.argv[2] ?? '/tmp/shots-ui37';
 fs.mkdirSync(out, { recursive: true });
-const server = await startGameServer(undefined, ['--rooms-per-address', '0']);
+const server = await startGameServer(process.env.DIST ?? undefined, ['--rooms-per-address', '0']);
 const browser = await launch();
 const tid = (p, id) => p.locator(`[data-testid=${id}]`);
 const sizes = { desktop: { width: 1280, height: 800 }, phone: { width: 360, height: 740 }, landscape: { width: 740, height: 360 } };

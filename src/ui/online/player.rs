@@ -235,7 +235,8 @@ pub fn PlayerPage(driver: Driver) -> impl IntoView {
             }
         })
     };
-    let board_buttons = RATED_GAMES
+    let board_buttons = move || {
+        RATED_GAMES
         .into_iter()
         .map(|g| {
             view! {
@@ -243,7 +244,8 @@ pub fn PlayerPage(driver: Driver) -> impl IntoView {
                     on:click=move |_| show_board(g)>{move || game_title(lang.get(), g)}</button>
             }
         })
-        .collect_view();
+        .collect_view()
+    };
 
     view! {
         <div class="online-card player-page" data-testid="player-page">
@@ -257,11 +259,14 @@ pub fn PlayerPage(driver: Driver) -> impl IntoView {
             <Show when=move || review_failed.get()>
                 <p class="warn" role="alert">{move || t!(lang.get(), "online.archive_broken")}</p>
             </Show>
-            <section class="recent-games">
-                <h2>{move || t!(lang.get(), "online.leaderboard_title")}</h2>
-                <div class="card-actions">{board_buttons}</div>
-                {board_view}
-            </section>
+            // Not offered by an older server: the line above says so.
+            <Show when=move || !session.with(|s| s.lobby_unavailable)>
+                <section class="recent-games">
+                    <h2>{move || t!(lang.get(), "online.leaderboard_title")}</h2>
+                    <div class="card-actions">{board_buttons}</div>
+                    {board_view}
+                </section>
+            </Show>
         </div>
     }
 }
