@@ -11,7 +11,7 @@ export PATH := $(CURDIR)/.tools/node_modules/.bin:$(HOME)/.cargo/bin:$(PATH)
 ADDRESS ?= 127.0.0.1
 PORT ?= 8080
 
-.PHONY: play cluster test setup dist check fmt-check clippy test-native test-browser test-e2e perft bench bench-wasm bench-load bench-server server-bin screenshots baseline duel books weights
+.PHONY: play cluster test setup dist check fmt-check clippy test-native test-browser test-e2e perft bench bench-wasm bench-load bench-server server-bin screenshots baseline duel books weights net
 
 # The app (dist/) and the online-play server (/ws) on one port; games are
 # kept in $(DATA) and survive a restart. Ctrl-C stops it (clocks are saved).
@@ -130,8 +130,9 @@ books:
 # on 2 cores. Not part of `make test`.
 TRAIN := target/train
 THREADS ?= $(shell nproc)
-DATAGEN := datagen ataxx --positions 1200000 --nodes 5000 --random-plies 4 --threads $(THREADS)
-DATAGEN3 := datagen ataxx --positions 2400000 --nodes 5000 --random-plies 4 --threads $(THREADS)
+# --net none: Master plays with the pattern tables, not the network.
+DATAGEN := datagen ataxx --positions 1200000 --nodes 5000 --random-plies 4 --threads $(THREADS) --net none
+DATAGEN3 := datagen ataxx --positions 2400000 --nodes 5000 --random-plies 4 --threads $(THREADS) --net none
 TRAINING := train ataxx --epochs 12 --lr 3 --lambda 0.5
 STONES_DATAGEN := datagen stones --positions 400000 --nodes 5000 --random-plies 6 --threads $(THREADS)
 MILL_DATAGEN := datagen mill --positions 300000 --nodes 5000 --random-plies 6 --threads $(THREADS)
@@ -153,6 +154,24 @@ weights:
 	# docs/engine.md, "How the evaluation weights were made"). Little-endian i16s.
 	printf '\006\000' | dd of=src/ai/eval/mill-tables.bin bs=1 seek=26 conv=notrunc status=none
 	printf '\372\377' | dd of=src/ai/eval/mill-tables.bin bs=1 seek=70 conv=notrunc status=none
+
+# Territory Duel's network (src/ai/eval/ataxx-nnue.bin; docs/engine.md,
+# "Territory Duel's network"), two generations: self-play of the pattern
+# tables at 5,000 nodes a move and a first window net trained on it; then
+# self-play of that net and the committed net trained on both sets (one
+# thread, so the same file for any machine). About 4 hours on 2 cores.
+# The committed net's first generation was the earlier 256-unit net
+# (docs/engine.md), so a run of this recipe gives a file of its own.
+# Not part of `make test`.
+NET_DATAGEN := datagen ataxx --nodes 5000 --random-plies 8
+NET_TRAINING := nnue-train --inputs windows --tied yes --hidden 128 --lambda 0.5 --threads 1 --seed 1
+net:
+	cargo build --release --bin engine
+	mkdir -p $(TRAIN)
+	./target/release/engine $(NET_DATAGEN) --positions 2460911 --seed 202 --threads $(THREADS) --net none --out $(TRAIN)/ataxx-net-1.txt
+	./target/release/engine $(NET_TRAINING) --epochs 6 --data $(TRAIN)/ataxx-net-1.txt --out $(TRAIN)/ataxx-net-1.bin
+	./target/release/engine $(NET_DATAGEN) --positions 483688 --seed 303 --threads 1 --net $(TRAIN)/ataxx-net-1.bin --out $(TRAIN)/ataxx-net-2.txt
+	./target/release/engine $(NET_TRAINING) --epochs 8 --data $(TRAIN)/ataxx-net-1.txt,$(TRAIN)/ataxx-net-2.txt --out src/ai/eval/ataxx-nnue.bin
 
 # Search speed, native release build: one line per game, then the total.
 bench:

@@ -2,8 +2,9 @@
 //! - each hand-written evaluation is antisymmetric (the same position with
 //!   the colours swapped scores the negative) and rewards material (one more
 //!   piece, or a stone further forward, scores higher for its owner);
-//!   Territory Duel's learned one scores mirror images alike and sees a
-//!   won ending;
+//!   Territory Duel's pattern tables score mirror images alike and see a
+//!   won ending, and its network is colour-blind, symmetric and sees a
+//!   won ending too;
 //! - the README's level table matches the level parameters, and the levels
 //!   play by it: the rate of random moves and the candidate margins are
 //!   measured over many seeds against scores computed here independently;
@@ -201,14 +202,10 @@ fn ataxx_turned(pos: &Ataxx, t: u8) -> Ataxx {
     .unwrap()
 }
 
-/// The learned Territory Duel evaluation (open boards) scores a position
-/// and its seven mirror images alike, and it knows who is winning once the
-/// board is nearly full: a clear material lead scores above 0.
-#[test]
-fn territory_duel_learned_evaluation_is_symmetric_and_sees_a_won_ending() {
-    let start = Ataxx::start(&AtaxxRules::default());
-    let positions = random_positions(&start, 12, 3);
-    assert!(positions.len() > 300, "{}", positions.len());
+/// Over positions near the end (at most six empty squares), how often the
+/// static score `score` names the winner that a search proves (a mate
+/// score, exact whatever the evaluation): (agreeing, proven).
+fn proven_endings_seen(positions: &[Ataxx], score: impl Fn(&Ataxx) -> i32) -> (u32, u32) {
     let clock = fake_clock(0.001);
     let ctl = SearchControl {
         clock: &clock,
@@ -216,66 +213,133 @@ fn territory_duel_learned_evaluation_is_symmetric_and_sees_a_won_ending() {
     };
     let mut searcher = Searcher::<Ataxx>::new(16);
     let (mut proven, mut agree) = (0, 0);
+    for pos in positions.iter().filter(|p| p.empty_count() <= 6) {
+        searcher.clear();
+        let req = SearchRequest {
+            position: pos,
+            history: &[],
+            game_ply: 60,
+            limits: SearchLimits::depth(7),
+            level: Level::Master,
+            seed: 0,
+        };
+        let result = searcher.think(&req, &ctl, &mut |_| {}).score;
+        if result.abs() > MATE_BOUND {
+            proven += 1;
+            if score(pos).signum() == result.signum() {
+                agree += 1;
+            }
+        }
+    }
+    (agree, proven)
+}
+
+/// The learned pattern tables (open boards, the lower levels' evaluation)
+/// score a position and its seven mirror images alike, and they know who
+/// is winning once the board is nearly full: a clear material lead scores
+/// above 0.
+#[test]
+fn territory_duel_pattern_tables_are_symmetric_and_see_a_won_ending() {
+    let start = Ataxx::start(&AtaxxRules::default());
+    let positions = random_positions(&start, 12, 3);
+    assert!(positions.len() > 300, "{}", positions.len());
+    for pos in &positions {
+        let v = pos.evaluate_plain();
+        for t in 1..8 {
+            assert_eq!(
+                ataxx_turned(pos, t).evaluate_plain(),
+                v,
+                "{} turned {t}",
+                pos.to_text()
+            );
+        }
+    }
+    // A piece count does not decide it: 12 down with 5 squares empty can
+    // still win when the empty squares flip whole rows. Over these 64
+    // proven endings the piece count names the winner 36 times, the
+    // committed tables 57 times.
+    let (agree, proven) = proven_endings_seen(&positions, |p| p.evaluate_plain());
+    assert!(proven >= 20, "only {proven} proven endings");
+    assert!(
+        agree * 5 >= proven * 4,
+        "the tables see the winner of {agree} of {proven} proven endings"
+    );
+}
+
+/// Territory Duel's network (open boards, Strong and Master) scores a
+/// position, its colour-swapped twin (every piece the other colour's, the
+/// other side to move) and their seven mirror images exactly alike: both
+/// perspectives share the weights, and each hidden unit comes in eight
+/// copies, one per symmetry of the board. It sees the winner of a proven
+/// ending as often as the tables must.
+#[test]
+fn territory_duel_network_is_colour_blind_symmetric_and_sees_a_won_ending() {
+    let start = Ataxx::start(&AtaxxRules::default());
+    let positions = random_positions(&start, 12, 3);
     for pos in &positions {
         let v = pos.evaluate();
-        for t in 1..8 {
+        let mut twin = fields(&ataxx_swapped(pos).to_text());
+        twin[1] = if twin[1] == "x" { "o" } else { "x" }.to_string();
+        let twin = Ataxx::from_text(&twin.join(" "), pos.rules()).unwrap();
+        for t in 0..8 {
             assert_eq!(
                 ataxx_turned(pos, t).evaluate(),
                 v,
                 "{} turned {t}",
                 pos.to_text()
             );
-        }
-        // Near the end, a search proves who wins (a mate score, exact
-        // whatever the evaluation); the static score must see it coming.
-        // A piece count does not decide it: 12 down with 5 squares empty
-        // can still win when the empty squares flip whole rows. Over these
-        // 64 proven endings the piece count names the winner 36 times, the
-        // committed weights 57 times.
-        if pos.empty_count() <= 6 {
-            searcher.clear();
-            let req = SearchRequest {
-                position: pos,
-                history: &[],
-                game_ply: 60,
-                limits: SearchLimits::depth(7),
-                level: Level::Master,
-                seed: 0,
-            };
-            let score = searcher.think(&req, &ctl, &mut |_| {}).score;
-            if score.abs() > MATE_BOUND {
-                proven += 1;
-                if v.signum() == score.signum() {
-                    agree += 1;
-                }
-            }
+            assert_eq!(
+                ataxx_turned(&twin, t).evaluate(),
+                v,
+                "{} turned {t}",
+                twin.to_text()
+            );
         }
     }
+    let (agree, proven) = proven_endings_seen(&positions, |p| p.evaluate());
     assert!(proven >= 20, "only {proven} proven endings");
     assert!(
         agree * 5 >= proven * 4,
-        "the evaluation sees the winner of {agree} of {proven} proven endings"
+        "the net sees the winner of {agree} of {proven} proven endings"
     );
 }
 
-/// The committed Territory Duel weights (src/ai/eval/ataxx-patterns.bin)
-/// score known positions as recorded in tests/data/ataxx_eval.txt; the
-/// browser tests check the same numbers in WebAssembly, so native code and
-/// the worker agree bit for bit. New weights mean new numbers here: the
+/// The committed Territory Duel network (src/ai/eval/ataxx-nnue.bin) scores
+/// known positions as recorded in tests/data/ataxx_eval.txt; the browser
+/// tests check the same numbers in WebAssembly, so native code and the
+/// worker agree bit for bit. A new net means new numbers here: the
 /// failure lists every position's score to copy in.
 #[test]
 fn territory_duel_weights_score_known_positions() {
     let rules = AtaxxRules::default();
-    known_scores(include_str!("data/ataxx_eval.txt"), |text| {
-        Ataxx::from_text(text, &rules)
-    });
+    known_scores(
+        include_str!("data/ataxx_eval.txt"),
+        |text| Ataxx::from_text(text, &rules),
+        |p| p.evaluate(),
+    );
+}
+
+/// The committed pattern tables (src/ai/eval/ataxx-patterns.bin, the lower
+/// levels' evaluation) likewise, with tests/data/ataxx_tables_eval.txt.
+#[test]
+fn territory_duel_tables_score_known_positions() {
+    let rules = AtaxxRules::default();
+    known_scores(
+        include_str!("data/ataxx_tables_eval.txt"),
+        |text| Ataxx::from_text(text, &rules),
+        |p| p.evaluate_plain(),
+    );
 }
 
 /// Checks `data`, lines of a position text (read by `parse`), a tab and the
 /// score the evaluation gives it, with `#` comments and blank lines; at
 /// least 8 positions. On a failure it lists every position with the score
 /// it has now, to copy in when the weights change on purpose.
-fn known_scores<G: Evaluate>(data: &str, parse: impl Fn(&str) -> Result<G, GameError>) {
+fn known_scores<G: Evaluate>(
+    data: &str,
+    parse: impl Fn(&str) -> Result<G, GameError>,
+    score: impl Fn(&G) -> i32,
+) {
     let mut lines = Vec::new();
     let mut wrong = 0;
     for line in data.lines() {
@@ -283,9 +347,7 @@ fn known_scores<G: Evaluate>(data: &str, parse: impl Fn(&str) -> Result<G, GameE
             continue;
         }
         let (text, want) = line.split_once('\t').expect("position<TAB>score");
-        let got = parse(text)
-            .unwrap_or_else(|e| panic!("{text}: {e}"))
-            .evaluate();
+        let got = score(&parse(text).unwrap_or_else(|e| panic!("{text}: {e}")));
         if got.to_string() != want {
             wrong += 1;
         }
@@ -405,9 +467,11 @@ fn stones_learned_evaluation_is_symmetric_and_sees_proven_results() {
 /// numbers here: the failure lists every position's score to copy in.
 #[test]
 fn stones_weights_score_known_positions() {
-    known_scores(include_str!("data/stones_eval.txt"), |text| {
-        Stones::from_text(text, &StonesRules)
-    });
+    known_scores(
+        include_str!("data/stones_eval.txt"),
+        |text| Stones::from_text(text, &StonesRules),
+        |p| p.evaluate(),
+    );
 }
 
 /// The committed Mill weights (src/ai/eval/mill-tables.bin) score known
@@ -416,9 +480,11 @@ fn stones_weights_score_known_positions() {
 #[test]
 fn mill_weights_score_known_positions() {
     let rules = Preset::NineMensMorris.rules();
-    known_scores(include_str!("data/mill_eval.txt"), |text| {
-        Mill::from_text(text, &rules)
-    });
+    known_scores(
+        include_str!("data/mill_eval.txt"),
+        |text| Mill::from_text(text, &rules),
+        |p| p.evaluate(),
+    );
 }
 
 /// Mill with the colours and the turn swapped (no removal owed): pieces,
@@ -593,12 +659,17 @@ fn the_level_parameters_are_the_readme_table() {
 }
 
 /// Plain negamax to `depth` with the game's evaluation (no pruning), from
-/// the side to move's point of view. The positions used never end within
-/// the depth (checked).
-fn negamax<G: Game + Evaluate>(pos: &G, depth: u32) -> i32 {
+/// the side to move's point of view: [`Evaluate::evaluate_plain`] when
+/// `plain` (the lower levels), else [`Evaluate::evaluate`]. The positions
+/// used never end within the depth (checked).
+fn negamax<G: Game + Evaluate>(pos: &G, depth: u32, plain: bool) -> i32 {
     if depth == 0 {
         assert!(pos.outcome().is_none(), "the test position must not end");
-        return pos.evaluate();
+        return if plain {
+            pos.evaluate_plain()
+        } else {
+            pos.evaluate()
+        };
     }
     let moves = pos.legal_moves();
     assert!(!moves.is_empty(), "the test position must not end");
@@ -607,7 +678,7 @@ fn negamax<G: Game + Evaluate>(pos: &G, depth: u32) -> i32 {
         .map(|&mv| {
             let mut c = pos.clone();
             c.play_unchecked(mv);
-            let v = negamax(&c, depth - 1);
+            let v = negamax(&c, depth - 1, plain);
             if c.side_to_move() == pos.side_to_move() {
                 v
             } else {
@@ -619,13 +690,13 @@ fn negamax<G: Game + Evaluate>(pos: &G, depth: u32) -> i32 {
 }
 
 /// Each root move with its score at `depth`, computed here.
-fn root_scores<G: Game + Evaluate>(pos: &G, depth: u32) -> Vec<(G::Move, i32)> {
+fn root_scores<G: Game + Evaluate>(pos: &G, depth: u32, plain: bool) -> Vec<(G::Move, i32)> {
     pos.legal_moves()
         .into_iter()
         .map(|mv| {
             let mut c = pos.clone();
             c.play_unchecked(mv);
-            let v = negamax(&c, depth - 1);
+            let v = negamax(&c, depth - 1, plain);
             (
                 mv,
                 if c.side_to_move() == pos.side_to_move() {
@@ -675,6 +746,7 @@ fn pick_counts<G: Game + Evaluate>(
 fn spread_position(
     depth: u32,
     margin: i32,
+    plain: bool,
 ) -> (Ataxx, Vec<(stoneplay::games::ataxx::AtaxxMove, i32)>) {
     let start = Ataxx::start(&AtaxxRules::default());
     for pos in random_positions(&start, 40, 7) {
@@ -685,7 +757,7 @@ fn spread_position(
         if !(20..=60).contains(&n) || pos.empty_count() < 12 || few {
             continue;
         }
-        let s = root_scores(&pos, depth);
+        let s = root_scores(&pos, depth, plain);
         let best = s.iter().map(|x| x.1).max().unwrap();
         let outside = s.iter().filter(|x| x.1 < best - 2 * margin).count();
         let near = s
@@ -713,7 +785,7 @@ fn check_distribution(level: Level, depth: u32, n: u64) {
         blunder: rate,
         ..p
     };
-    let (pos, scores) = spread_position(depth, p.margin);
+    let (pos, scores) = spread_position(depth, p.margin, p.plain_eval);
     let best = scores.iter().map(|x| x.1).max().unwrap();
     let weight = |s: i32| {
         if s >= best - p.margin {
@@ -767,10 +839,10 @@ fn strong_and_master_vary_only_their_first_plies() {
     // The start is symmetric (a half turn maps each side's pieces onto
     // its own), so moves come in pairs of equal score.
     let start = Ataxx::start(&AtaxxRules::default());
-    let scores = root_scores(&start, 2);
-    let best = scores.iter().map(|x| x.1).max().unwrap();
     for level in [Level::Strong, Level::Master, Level::Intermediate] {
         let p = level.params();
+        let scores = root_scores(&start, 2, p.plain_eval);
+        let best = scores.iter().map(|x| x.1).max().unwrap();
         let opening_margin = p.margin.max(p.opening_margin);
         for (ply, varies) in [(0, p.opening_plies > 0), (p.opening_plies, false)] {
             let counts = pick_counts(&start, level, ply, 2, 48);

@@ -611,14 +611,68 @@ fn scores_as_natively<G: stoneplay::ai::Evaluate>(
     assert!(checked >= 8, "{checked}");
 }
 
-/// The learned Territory Duel evaluation gives in WebAssembly exactly the
-/// scores tests/ai_levels.rs checks natively (tests/data/ataxx_eval.txt).
+/// Territory Duel's network gives in WebAssembly exactly the scores
+/// tests/ai_levels.rs checks natively (tests/data/ataxx_eval.txt).
 #[wasm_bindgen_test]
 fn territory_duel_weights_score_as_natively() {
     let rules = AtaxxRules::default();
     scores_as_natively(include_str!("data/ataxx_eval.txt"), |text| {
         Ataxx::from_text(text, &rules)
     });
+}
+
+/// Territory Duel's pattern tables (the lower levels' evaluation) likewise
+/// (tests/data/ataxx_tables_eval.txt).
+#[wasm_bindgen_test]
+fn territory_duel_tables_score_as_natively() {
+    use stoneplay::ai::Evaluate;
+    let rules = AtaxxRules::default();
+    for line in include_str!("data/ataxx_tables_eval.txt").lines() {
+        if line.starts_with('#') || line.is_empty() {
+            continue;
+        }
+        let (text, want) = line.split_once('\t').expect("position<TAB>score");
+        let pos = Ataxx::from_text(text, &rules).unwrap();
+        assert_eq!(pos.evaluate_plain().to_string(), want, "{text}");
+    }
+}
+
+/// In WebAssembly the network's `simd128` kernels give the scalar
+/// kernels' numbers, through refreshes and through move-by-move updates
+/// along random games: the committed net, and a random net of 2×2 window
+/// inputs (`nnue::Inputs::Windows`).
+#[wasm_bindgen_test]
+fn territory_duel_network_simd_matches_scalar() {
+    use stoneplay::ai::eval::nnue;
+    use stoneplay::ai::SplitMix64;
+    use stoneplay::games::Side;
+    let windows = nnue::Net::from_bytes(&nnue::random_net_file(nnue::Inputs::Windows, 4, 2))
+        .expect("a valid random window net");
+    let mut rng = SplitMix64::new(5);
+    let mut checked = 0;
+    for game in 0..8 {
+        let mut pos = Ataxx::start(&AtaxxRules::default());
+        let mut path = Vec::new();
+        while pos.outcome().is_none() && path.len() < 120 {
+            path.push((pos.pieces_bb(Side::First), pos.pieces_bb(Side::Second)));
+            let stm = pos.side_to_move().index();
+            let scores = if game % 2 == 0 {
+                nnue::scores_by_kernels(&path, stm)
+            } else {
+                nnue::scores_by_kernels_with(&windows, &path, stm)
+            };
+            assert_eq!(scores.len(), 2, "scalar and simd128");
+            assert_eq!(scores[1].0, "simd128");
+            let (_, want, _) = scores[0];
+            for &(name, fresh, updated) in &scores {
+                assert_eq!((fresh, updated), (want, want), "{name}");
+            }
+            checked += 1;
+            let moves = pos.legal_moves();
+            pos.play_unchecked(moves[rng.below(moves.len())]);
+        }
+    }
+    assert!(checked > 200, "{checked}");
 }
 
 /// The committed Stones! weights score tests/data/stones_eval.txt in

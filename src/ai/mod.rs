@@ -18,6 +18,7 @@ pub mod duel;
 pub mod engine;
 pub mod eval;
 mod level;
+pub mod nnue_train;
 mod rng;
 mod search;
 pub mod selfplay;

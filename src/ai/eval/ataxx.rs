@@ -1,37 +1,135 @@
 //! Territory Duel evaluation.
 //!
-//! On the usual open board the score comes from the learned pattern tables
-//! ([`super::patterns`]). A board with gaps (a setup the tables were not
-//! trained on) is scored by hand: material (every game ending is decided by
-//! the piece count) and, more lightly, *safe* pieces: a piece with no empty
-//! neighbour cannot be flipped by the next move, so it is worth more than
-//! an exposed one.
+//! On the usual open board Strong and Master score with the network
+//! ([`super::nnue`], kept up to date move by move in the search), and the
+//! lower levels with the learned pattern tables ([`super::patterns`]),
+//! which they were calibrated with. A board with gaps (a setup neither was
+//! trained on) is scored by hand: material (every game ending is decided
+//! by the piece count) and, more lightly, *safe* pieces: a piece with no
+//! empty neighbour cannot be flipped by the next move, so it is worth more
+//! than an exposed one.
 //! Ordering puts moves that flip many pieces first, then clones (which add
 //! a piece and leave no hole) before jumps.
 
-use super::{patterns, Evaluate, TACTICAL};
+use super::{nnue, patterns, Evaluate, TACTICAL};
 use crate::ai::engine::EngineGame;
 use crate::games::ataxx::board::{singles, FULL, NEIGHBOURS};
 use crate::games::ataxx::uai::UaiAtaxx;
 use crate::games::ataxx::{Ataxx, AtaxxMove, AtaxxRules};
-use crate::games::Game;
+use crate::games::{Game, Side};
 
 const PIECE: i32 = 100;
 const SAFE: i32 = 8;
 
-impl Evaluate for Ataxx {
-    fn evaluate(&self) -> i32 {
+impl Ataxx {
+    /// The hand-written score of a board with gaps.
+    fn hand_score(&self) -> i32 {
         let us = self.side_to_move();
         let mine = self.pieces_bb(us);
         let theirs = self.pieces_bb(us.opponent());
-        if self.gaps_bb() == 0 {
-            return patterns::score(&patterns::features(mine, theirs));
-        }
         let empty = FULL & !(mine | theirs | self.gaps_bb());
         let exposed = singles(empty);
         let material = mine.count_ones() as i32 - theirs.count_ones() as i32;
         let safe = (mine & !exposed).count_ones() as i32 - (theirs & !exposed).count_ones() as i32;
         PIECE * material + SAFE * safe
+    }
+
+    /// The pattern tables' score (open boards).
+    fn table_score(&self) -> i32 {
+        let us = self.side_to_move();
+        patterns::score(&patterns::features(
+            self.pieces_bb(us),
+            self.pieces_bb(us.opponent()),
+        ))
+    }
+
+    /// Whether the network scores this board: an open board, and the net
+    /// not turned off (`--net none`).
+    #[inline]
+    fn uses_net(&self) -> bool {
+        self.gaps_bb() == 0 && nnue::enabled()
+    }
+
+    /// The side to move as the network's perspective index.
+    #[inline]
+    fn stm_view(&self) -> usize {
+        match self.side_to_move() {
+            Side::First => 0,
+            Side::Second => 1,
+        }
+    }
+}
+
+impl Evaluate for Ataxx {
+    type Acc = nnue::Accumulator;
+
+    /// The network's score from scratch (the search reads the same number
+    /// from its accumulators, [`Evaluate::evaluate_acc`]).
+    fn evaluate(&self) -> i32 {
+        if self.gaps_bb() != 0 {
+            self.hand_score()
+        } else if self.uses_net() {
+            nnue::evaluate_board(
+                self.pieces_bb(Side::First),
+                self.pieces_bb(Side::Second),
+                self.stm_view(),
+            )
+        } else {
+            self.table_score()
+        }
+    }
+
+    /// The pattern tables: Beginner, Casual and Intermediate keep the
+    /// evaluation their margins and mistakes were calibrated with.
+    fn evaluate_plain(&self) -> i32 {
+        if self.gaps_bb() != 0 {
+            self.hand_score()
+        } else {
+            self.table_score()
+        }
+    }
+
+    #[inline]
+    fn acc_refresh(&self, acc: &mut nnue::Accumulator) {
+        if self.uses_net() {
+            nnue::refresh(
+                self.pieces_bb(Side::First),
+                self.pieces_bb(Side::Second),
+                acc,
+            );
+        }
+    }
+
+    #[inline]
+    fn acc_update(
+        &self,
+        parent: &Ataxx,
+        parent_acc: &nnue::Accumulator,
+        acc: &mut nnue::Accumulator,
+    ) {
+        if self.uses_net() {
+            nnue::update(
+                parent.pieces_bb(Side::First),
+                parent.pieces_bb(Side::Second),
+                parent_acc,
+                self.pieces_bb(Side::First),
+                self.pieces_bb(Side::Second),
+                acc,
+            );
+        }
+    }
+
+    #[inline]
+    fn evaluate_acc(&self, acc: &nnue::Accumulator) -> i32 {
+        if self.uses_net() {
+            nnue::evaluate(
+                acc,
+                self.stm_view(),
+                (self.pieces_bb(Side::First) | self.pieces_bb(Side::Second)).count_ones(),
+            )
+        } else {
+            self.evaluate()
+        }
     }
 
     fn order_hint(&self, mv: AtaxxMove) -> i32 {
@@ -66,9 +164,36 @@ impl Evaluate for Ataxx {
 
 /// The UAI session's game evaluates and orders as the board does.
 impl Evaluate for UaiAtaxx {
+    type Acc = nnue::Accumulator;
+
     #[inline]
     fn evaluate(&self) -> i32 {
         self.board().evaluate()
+    }
+
+    #[inline]
+    fn evaluate_plain(&self) -> i32 {
+        self.board().evaluate_plain()
+    }
+
+    #[inline]
+    fn acc_refresh(&self, acc: &mut nnue::Accumulator) {
+        self.board().acc_refresh(acc)
+    }
+
+    #[inline]
+    fn acc_update(
+        &self,
+        parent: &UaiAtaxx,
+        parent_acc: &nnue::Accumulator,
+        acc: &mut nnue::Accumulator,
+    ) {
+        self.board().acc_update(parent.board(), parent_acc, acc)
+    }
+
+    #[inline]
+    fn evaluate_acc(&self, acc: &nnue::Accumulator) -> i32 {
+        self.board().evaluate_acc(acc)
     }
 
     #[inline]

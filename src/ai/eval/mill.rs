@@ -289,6 +289,8 @@ fn closes_line(pos: &Mill, own: u32, p: u8) -> bool {
 }
 
 impl Evaluate for Mill {
+    type Acc = ();
+
     fn evaluate(&self) -> i32 {
         score(&features(self))
     }

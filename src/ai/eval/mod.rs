@@ -6,6 +6,7 @@
 
 mod ataxx;
 pub mod mill;
+pub mod nnue;
 pub mod patterns;
 pub mod stones;
 mod tables;
@@ -23,6 +24,27 @@ pub const TACTICAL: i32 = 100;
 pub trait Evaluate: Game {
     /// The static score of the position for the side to move.
     fn evaluate(&self) -> i32;
+
+    /// What an incrementally updated evaluation keeps per position
+    /// (Territory Duel's network accumulators); `()` for the others. The
+    /// search is copy-make: it keeps one per ply, fills the root's with
+    /// [`Evaluate::acc_refresh`] and each child's from its parent's with
+    /// [`Evaluate::acc_update`] as it makes the move.
+    type Acc: Clone + Default + Send + Sync + 'static;
+
+    /// Computes `acc` for this position from scratch.
+    fn acc_refresh(&self, _acc: &mut Self::Acc) {}
+
+    /// Computes `acc` for this position (a child of `parent`, whose
+    /// accumulator is `parent_acc`).
+    fn acc_update(&self, _parent: &Self, _parent_acc: &Self::Acc, _acc: &mut Self::Acc) {}
+
+    /// The same score as [`Evaluate::evaluate`], read from this position's
+    /// accumulator (made by [`Evaluate::acc_refresh`] or
+    /// [`Evaluate::acc_update`]).
+    fn evaluate_acc(&self, _acc: &Self::Acc) -> i32 {
+        self.evaluate()
+    }
 
     /// The score the lower levels (Beginner, Casual, Intermediate) play
     /// with: the same as [`Evaluate::evaluate`] unless a game's learned

@@ -196,6 +196,8 @@ fn progress_sum(stones: u64, side: Side) -> i32 {
 }
 
 impl Evaluate for Stones {
+    type Acc = ();
+
     fn evaluate(&self) -> i32 {
         score(&features(self))
     }

@@ -188,7 +188,7 @@ pub(crate) struct RootResult<M> {
 
 /// A reusable search: its transposition table and ordering tables survive
 /// between moves, so a worker can keep one per game.
-pub struct Searcher<G: Game> {
+pub struct Searcher<G: Game + Evaluate> {
     tt: Vec<Option<TtEntry<G::Move>>>,
     tt_mask: usize,
     killers: Vec<[Option<G::Move>; 2]>,
@@ -203,6 +203,10 @@ pub struct Searcher<G: Game> {
     pv: Vec<Vec<G::Move>>,
     /// Hashes of the game's earlier positions and of the search path.
     path: Vec<u64>,
+    /// The evaluation's incremental state of the position at each ply
+    /// ([`Evaluate::Acc`]): the root's refreshed, each child's updated from
+    /// its parent's as the move is made.
+    accs: Vec<G::Acc>,
     nodes: u64,
     aborted: bool,
     /// Whether the clock, node limit and stop flag may end the search now
@@ -235,6 +239,7 @@ impl<G: Game + Evaluate> Searcher<G> {
             hints: (0..MAX_PLY + 2).map(|_| Vec::with_capacity(64)).collect(),
             pv: (0..MAX_PLY + 2).map(|_| Vec::with_capacity(16)).collect(),
             path: Vec::with_capacity(256),
+            accs: vec![G::Acc::default(); MAX_PLY + 2],
             nodes: 0,
             aborted: false,
             may_abort: false,
@@ -253,12 +258,22 @@ impl<G: Game + Evaluate> Searcher<G> {
         }
     }
 
-    fn leaf_score(&self, pos: &G) -> i32 {
+    /// The static score of `pos`, the position at `ply`.
+    #[inline]
+    fn leaf_score(&self, pos: &G, ply: usize) -> i32 {
         if self.plain {
             pos.evaluate_plain()
         } else {
-            pos.evaluate()
+            pos.evaluate_acc(&self.accs[ply])
         }
+    }
+
+    /// Makes the accumulator of `child` (a child of `parent`, the position
+    /// at `ply`) at `ply + 1`.
+    #[inline]
+    fn make_acc(&mut self, ply: usize, parent: &G, child: &G) {
+        let (head, tail) = self.accs.split_at_mut(ply + 1);
+        child.acc_update(parent, &head[ply], &mut tail[0]);
     }
 
     /// A searcher whose transposition table takes at most `megabytes` MiB:
@@ -351,7 +366,7 @@ impl<G: Game + Evaluate> Searcher<G> {
         ctl: &Control,
     ) -> i32 {
         if self.plain || qply >= QUIESCE_PLIES || ply >= MAX_PLY {
-            return self.leaf_score(pos);
+            return self.leaf_score(pos, ply);
         }
         let mut moves = std::mem::take(&mut self.buffers[ply]);
         let kind = pos.horizon_moves(&mut moves);
@@ -359,10 +374,10 @@ impl<G: Game + Evaluate> Searcher<G> {
         match kind {
             Horizon::Quiet => {
                 self.buffers[ply] = moves;
-                return self.leaf_score(pos);
+                return self.leaf_score(pos, ply);
             }
             Horizon::Noisy => {
-                best = self.leaf_score(pos);
+                best = self.leaf_score(pos, ply);
                 if best >= beta {
                     self.buffers[ply] = moves;
                     return best;
@@ -380,6 +395,7 @@ impl<G: Game + Evaluate> Searcher<G> {
             select_next(&mut moves, &mut hints, i);
             let mut child = pos.clone();
             child.play_unchecked(moves[i]);
+            self.make_acc(ply, pos, &child);
             self.nodes += 1;
             if self.nodes.is_multiple_of(POLL_NODES) {
                 self.poll(ctl);
@@ -408,7 +424,7 @@ impl<G: Game + Evaluate> Searcher<G> {
         self.buffers[ply] = moves;
         self.hints[ply] = hints;
         if best == -INF {
-            self.leaf_score(pos)
+            self.leaf_score(pos, ply)
         } else {
             best
         }
@@ -453,7 +469,7 @@ impl<G: Game + Evaluate> Searcher<G> {
             self.buffers[ply] = moves;
             return match pos.outcome() {
                 Some(o) => terminal_score(o, us, ply),
-                None => self.leaf_score(pos),
+                None => self.leaf_score(pos, ply),
             };
         }
         let hash = pos.hash();
@@ -493,7 +509,7 @@ impl<G: Game + Evaluate> Searcher<G> {
         // opening's choice among near-equal moves).
         let futility = match self.futility {
             Some(f) if !self.plain && ply >= 2 && depth <= 6 && beta.abs() < MATE_BOUND => {
-                Some((f, self.leaf_score(pos)))
+                Some((f, self.leaf_score(pos, ply)))
             }
             _ => None,
         };
@@ -558,6 +574,7 @@ impl<G: Game + Evaluate> Searcher<G> {
             }
             let mut child = pos.clone();
             child.play_unchecked(mv);
+            self.make_acc(ply, pos, &child);
             let same = child.side_to_move() == us;
             let cd = if same { depth } else { depth - 1 };
             let cf = if pos.is_irreversible(mv) {

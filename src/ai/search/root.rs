@@ -53,6 +53,7 @@ impl<G: Game + Evaluate> Searcher<G> {
             depth: 0,
             pv: Vec::new(),
         };
+        pos.acc_refresh(&mut self.accs[0]);
         if root.is_empty() {
             return result;
         }
@@ -161,6 +162,7 @@ impl<G: Game + Evaluate> Searcher<G> {
             let mv = entry.mv;
             let mut child = pos.clone();
             child.play_unchecked(mv);
+            self.make_acc(0, pos, &child);
             let same = child.side_to_move() == us;
             let cd = if same { depth } else { depth - 1 };
             let cf = if pos.is_irreversible(mv) {

@@ -154,10 +154,17 @@ fn cross_entropy(p: f64, y: f64) -> f64 {
 /// The `K` for which `sigmoid(search / K)` best predicts the results:
 /// the search scores' own scale, so the trained score keeps it.
 pub fn fit_scale<F>(samples: &[Sample<F>]) -> f64 {
+    let pairs: Vec<(i32, f32)> = samples.iter().map(|s| (s.search, s.result)).collect();
+    fit_scale_pairs(&pairs)
+}
+
+/// [`fit_scale`] for `(search score, result)` pairs (the network trainer's
+/// positions).
+pub fn fit_scale_pairs(pairs: &[(i32, f32)]) -> f64 {
     let loss = |k: f64| -> f64 {
-        samples
+        pairs
             .iter()
-            .map(|s| cross_entropy(sigmoid(s.search as f64 / k), s.result as f64))
+            .map(|&(search, result)| cross_entropy(sigmoid(search as f64 / k), result as f64))
             .sum::<f64>()
     };
     // Golden-section search over log K in [20, 5000].

@@ -5,11 +5,12 @@
 use std::collections::HashMap;
 
 pub const USAGE: &str = "usage: engine perft GAME DEPTH [POSITION] [--divide] [--rules PRESET]
-       engine uai [--eval hand|WEIGHTS_FILE]
+       engine uai [--eval hand|WEIGHTS_FILE] [--net NET_FILE|none]
                                        Territory Duel over UAI on stdin/stdout
        engine uci mill|stones [--eval hand|WEIGHTS_FILE]
                                        Mill or Stones! over UCI on stdin/stdout
-       engine bench                    fixed-depth search speed per game
+       engine bench [--net NET_FILE|none]
+                                       fixed-depth search speed per game
        engine match GAME LEVEL_A LEVEL_B N [--movetime MS] [--time-scale F] [--seed S]
        engine duel OLD NEW --game GAME --tc BASE+INC|--nodes N|--movetime MS --games N --book FILE
                    [--concurrency K] [--out FILE] [--sprt elo0=0,elo1=5,alpha=0.05,beta=0.05]
@@ -19,12 +20,16 @@ pub const USAGE: &str = "usage: engine perft GAME DEPTH [POSITION] [--divide] [-
        engine book GAME --plies N --count K --out FILE [--depth D] [--margin CP] [--seed S]
                                        balanced openings for duel
        engine datagen GAME --positions N --out FILE [--nodes K] [--random-plies P]
-                   [--seed S] [--threads T] [--eval hand|WEIGHTS_FILE]
+                   [--seed S] [--threads T] [--eval hand|WEIGHTS_FILE] [--net NET_FILE|none]
                                        self-play positions with score and result
                                        (appends; a stopped run resumes)
        engine train ataxx|stones|mill --data FILE[,FILE...] --out FILE [--epochs E] [--lambda L] [--scale K]
                    [--lr R] [--prior P] [--seed S]
                                        fit Territory Duel's, Stones!' or Mill's tables to datagen data
+       engine nnue-train --data FILE[,FILE...] --out FILE [--hidden H] [--buckets B] [--epochs E]
+                   [--tied yes|no] [--batch N] [--lr R] [--lambda L] [--scale K] [--validation V] [--positions N]
+                   [--threads T] [--seed S] [--inputs pieces|windows] [--compare NET[,NET...]]
+                                       train Territory Duel's network on datagen data
   GAME      ataxx | stones | mill
   LEVEL     beginner | casual | intermediate | strong | master
   PRESET    for mill: nine (default), twelve, morabaraba, lasker, russian, cheng-san-qi, da-san-qi

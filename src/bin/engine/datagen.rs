@@ -11,6 +11,7 @@ use stoneplay::ai::Searcher;
 use stoneplay::games::{Game, GameKind};
 
 use crate::args::{number, options, usage};
+use crate::net::use_net;
 
 pub fn datagen_command(args: &[String]) -> Result<(), String> {
     use stoneplay::ai::datagen::DatagenConfig;
@@ -24,12 +25,19 @@ pub fn datagen_command(args: &[String]) -> Result<(), String> {
             "seed",
             "threads",
             "eval",
+            "net",
         ],
     )?;
     let [game] = &rest[..] else {
         return Err(usage("datagen"));
     };
     let game = GameKind::parse(game)?;
+    if let Some(net) = opts.get("net") {
+        if game != GameKind::Ataxx {
+            return Err("--net is for ataxx (Territory Duel's network)".into());
+        }
+        use_net(net)?;
+    }
     let positions: u64 = number(&opts, "positions")?.ok_or("datagen needs --positions")?;
     if positions == 0 {
         return Err("--positions must be at least 1".into());
@@ -44,7 +52,13 @@ pub fn datagen_command(args: &[String]) -> Result<(), String> {
         seed: number(&opts, "seed")?.unwrap_or(1),
     };
     let threads: usize = number(&opts, "threads")?.unwrap_or(1usize).clamp(1, 256);
-    let eval_name = opts.get("eval").map_or("built-in", String::as_str);
+    let eval_name = match (opts.get("eval"), opts.get("net")) {
+        (Some(eval), Some(net)) => format!("{eval} net={net}"),
+        (Some(eval), None) => eval.clone(),
+        (None, Some(net)) => format!("built-in net={net}"),
+        (None, None) => "built-in".to_string(),
+    };
+    let eval_name = eval_name.as_str();
     if let Some(eval) = opts.get("eval") {
         stoneplay::with_game!(game, G => use_eval::<G>(eval))?;
     }

@@ -2,14 +2,15 @@
 //!
 //! ```text
 //! engine perft GAME DEPTH [POSITION] [--divide] [--rules PRESET]
-//! engine uai [--eval hand|FILE]              (Territory Duel over UAI)
+//! engine uai [--eval hand|FILE] [--net FILE|none]  (Territory Duel over UAI)
 //! engine uci mill|stones [--eval hand|FILE]   (Sanmill-style UCI)
-//! engine bench
+//! engine bench [--net FILE|none]
 //! engine match GAME LEVEL_A LEVEL_B N [--movetime MS] [--time-scale F] [--seed S]
 //! engine duel OLD NEW --game GAME --tc 10+0.1 --games N --book FILE [...]
 //! engine book GAME --plies N --count K --out FILE [...]
-//! engine datagen GAME --positions N --out FILE [--nodes K] [--random-plies P] [--seed S] [--threads T] [--eval hand|FILE]
+//! engine datagen GAME --positions N --out FILE [--nodes K] [--random-plies P] [--seed S] [--threads T] [--eval hand|FILE] [--net FILE|none]
 //! engine train ataxx|stones|mill --data FILE[,FILE...] --out FILE [--epochs E] [--lambda L] [--scale K] [--lr R] [--prior P] [--seed S]
+//! engine nnue-train --data FILE[,FILE...] --out FILE [--inputs pieces|windows] [--compare NET[,NET...]] [--hidden H] [--tied yes|no] [--buckets B] [--epochs E] [--batch N] [--lr R] [--lambda L] [--scale K] [--validation V] [--positions N] [--threads T] [--seed S]
 //! ```
 //! `perft` prints one line per depth, `DEPTH NODES MILLISECONDS`; with
 //! `--divide` each root move with its count at DEPTH, then the total.
@@ -23,7 +24,8 @@
 //!
 //! One module per command, each with its argument parsing and output;
 //! this file only dispatches. The commands share [`args`] (the usage
-//! text, `--key value` options), read a game's name with `GameKind::parse`
+//! text, `--key value` options) and [`net`] (`--net`, Territory Duel's
+//! network), read a game's name with `GameKind::parse`
 //! and run the generic code for it through `stoneplay::with_game!` (what
 //! each game brings is `stoneplay::ai::engine::EngineGame`), and print
 //! their results with `out!`.
@@ -61,6 +63,8 @@ mod bench;
 mod book;
 mod datagen;
 mod duel;
+mod net;
+mod nnue_train;
 mod perft;
 mod selfplay;
 mod train;
@@ -84,15 +88,13 @@ fn run(args: &[String]) -> Result<(), String> {
         Some("perft") => perft::perft_command(perft::parse_perft(&args[1..])?),
         Some("uai") => uci::uai(&args[1..]),
         Some("uci") => uci::uci(&args[1..]),
-        Some("bench") if args.len() == 1 => {
-            bench::bench();
-            Ok(())
-        }
+        Some("bench") => bench::bench_command(&args[1..]),
         Some("match") => selfplay::match_command(&args[1..]),
         Some("duel") => duel::duel_command(&args[1..]),
         Some("book") => book::book_command(&args[1..]),
         Some("datagen") => datagen::datagen_command(&args[1..]),
         Some("train") => train::train_command(&args[1..]),
+        Some("nnue-train") => nnue_train::nnue_train_command(&args[1..]),
         Some("help" | "--help" | "-h") => {
             out!("{USAGE}");
             Ok(())

@@ -15,6 +15,7 @@ use stoneplay::games::ataxx::Ataxx;
 use stoneplay::games::GameKind;
 
 use crate::args::{options, usage};
+use crate::net::use_net;
 
 /// `engine uai [--eval …]`: Territory Duel over UAI.
 pub fn uai(args: &[String]) -> Result<(), String> {
@@ -322,11 +323,20 @@ where
 }
 /// The options of `uai` and `uci GAME`: `--eval hand|FILE` plays with
 /// those weights instead of the built-in ones (to try trained weights in
-/// `duel` without a new build). Anything else is a usage error.
+/// `duel` without a new build), and for `uai` `--net FILE|none` with that
+/// network (or the pattern tables) at Strong and Master. Anything else is
+/// a usage error.
 fn protocol_eval<G: EngineGame>(args: &[String], command: &str) -> Result<(), String> {
-    let (rest, opts) = options(args, &["eval"]).map_err(|_| usage(command))?;
+    let known: &[&str] = match G::KIND {
+        GameKind::Ataxx => &["eval", "net"],
+        _ => &["eval"],
+    };
+    let (rest, opts) = options(args, known).map_err(|_| usage(command))?;
     if !rest.is_empty() {
         return Err(usage(command));
+    }
+    if let Some(net) = opts.get("net") {
+        use_net(net)?;
     }
     match opts.get("eval") {
         Some(eval) => use_eval::<G>(eval),
