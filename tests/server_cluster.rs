@@ -1038,6 +1038,9 @@ async fn a_stored_ply_is_refused_not_replaced_in_postgres() {
         rematch: [false, false],
         created_ms: 1,
         clock_saved_ms: None,
+        players: [None, None],
+        rated: false,
+        moved: [false, false],
     };
     let code = "PLYTAKENPLYTAKEN";
     let moves = |m: &[(u32, &str)]| m.iter().map(|(p, m)| (*p, m.to_string())).collect();

@@ -55,6 +55,9 @@ fn meta(spec: Variant, clock_ms: u64, seated: bool) -> RoomMeta {
         rematch: [false, false],
         created_ms: 0,
         clock_saved_ms: None,
+        players: [None, None],
+        rated: false,
+        moved: [false, false],
     }
 }
 

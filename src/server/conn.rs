@@ -19,9 +19,11 @@ use tokio::time::Instant;
 use super::handle::{refused, ConnEvent, ConnHandle};
 use super::hub::{Hub, Quick};
 use super::listen::Ticket;
+use super::placement::Seeking;
+use super::players::pairing::Seeker;
 use super::players::{self, sqlite::Player, PlayerError};
 use super::room::{Action, Attach, RoomCmd};
-use super::store::PlayerJob;
+use super::store::{Answer, PlayerJob, Query};
 use crate::protocol::online::{
     ClientMsg, ErrorCode, Event, Limits, PlayerTag, Refusal, ServerMsg, MAX_CLOCK_SECS, MAX_PLIES,
     PROTOCOL_VERSION,
@@ -156,15 +158,6 @@ pub fn parse(text: &str) -> Result<ClientMsg, ServerMsg> {
     ))
 }
 
-/// The answer to a message this server knows but does not serve yet: the
-/// `unknown_type` error an older server gives, so a page treats both alike.
-fn not_yet(what: &str) -> ServerMsg {
-    error(
-        ErrorCode::UnknownType,
-        format!("this server does not offer {what} yet"),
-    )
-}
-
 /// Serves one upgraded WebSocket until it closes.
 pub async fn run(socket: WebSocket, hub: Arc<Hub>, _ticket: Arc<Ticket>, peer: IpAddr) {
     let cfg = hub.config.clone();
@@ -281,6 +274,9 @@ pub async fn run(socket: WebSocket, hub: Arc<Hub>, _ticket: Arc<Ticket>, peer: I
 
     conn.leave().await;
     conn.cancel_queue();
+    // Its challenge leaves the lobby with it.
+    hub.lobby.cancel(handle.id);
+    hub.lobby.unwatch(handle.id);
     let closing = ending.is_some();
     if let Some((code, reason)) = ending {
         handle.close(code, reason);
@@ -478,6 +474,221 @@ impl Conn {
         }
     }
 
+    /// `challenge`: an open challenge in the lobby, by this named player.
+    async fn challenge(
+        &mut self,
+        game: crate::games::any::Variant,
+        clock_secs: Option<u32>,
+        rated: bool,
+    ) {
+        let Some(me) = self.me() else {
+            return self.send(&refused(
+                Refusal::NoIdentity,
+                "a challenge needs a name: choose one first",
+            ));
+        };
+        let spec = match crate::server::hub::online_spec(game) {
+            Ok(spec) => spec,
+            Err(e) => return self.send(&refused(Refusal::BadGame, e)),
+        };
+        let clock_secs = clock_secs.unwrap_or(crate::protocol::online::DEFAULT_CLOCK_SECS);
+        if let Err(answer) = self.hub.clock_ms(Some(clock_secs)) {
+            return self.send(&answer);
+        }
+        let kind = players::rated_kind(&spec);
+        if rated && kind.is_none() {
+            return self.send(&refused(
+                Refusal::BadGame,
+                "only Territory Duel, Stones! and Mill with the standard rules are rated",
+            ));
+        }
+        let by = match self
+            .hub
+            .store
+            .query(Query::Tags {
+                ids: [Some(me), None],
+                game: kind,
+            })
+            .await
+        {
+            Ok(Ok(Answer::Tags([Some(tag), _]))) => tag,
+            Ok(Ok(_)) => {
+                return self.send(&refused(
+                    Refusal::NoIdentity,
+                    "your identity is gone: register again",
+                ))
+            }
+            Ok(Err(e)) => return self.send_player_error(&e),
+            Err(e) => {
+                eprintln!("server: a player read failed: {e}");
+                return self.send(&error(
+                    ErrorCode::Server,
+                    "the server cannot reach its database: try again soon",
+                ));
+            }
+        };
+        let id = match super::ids::random(super::ids::KEY_BYTES) {
+            Ok(id) => id,
+            Err(e) => return self.send(&error(ErrorCode::Server, e)),
+        };
+        let posted = self.hub.lobby.post(super::lobby::Challenge {
+            id: id.clone(),
+            game: spec,
+            clock_secs,
+            rated,
+            by,
+            conn: self.handle.clone(),
+            addr: self.peer,
+            seq: 0,
+        });
+        use super::lobby::PostError;
+        match posted {
+            Ok(()) => self.send(&ServerMsg::ChallengePosted { id }),
+            Err(PostError::AlreadyPosted) => self.send(&refused(
+                Refusal::TooMany,
+                "you have a challenge in the lobby already: cancel it first",
+            )),
+            Err(PostError::TooMany) => self.send(&refused(
+                Refusal::TooMany,
+                "too many open challenges from you or your address: wait until one is taken",
+            )),
+            Err(PostError::Full) => self.send(&refused(
+                Refusal::Full,
+                "the lobby is full: try a quick match",
+            )),
+        }
+    }
+
+    /// `take_challenge`: the seat a challenge offers; both get `seat` and
+    /// `state`.
+    async fn take_challenge(&mut self, id: &str) {
+        let me = self.me();
+        let Some(c) = self.hub.lobby.get(id) else {
+            return self.send(&refused(
+                Refusal::NoSuchChallenge,
+                "this challenge is gone (taken, cancelled, or its creator left)",
+            ));
+        };
+        if c.conn.id == self.handle.id || me.as_deref() == Some(c.by.id.as_str()) {
+            return self.send(&refused(
+                Refusal::OwnChallenge,
+                "this is your own challenge: nobody plays themselves",
+            ));
+        }
+        if c.rated && me.is_none() {
+            return self.send(&refused(
+                Refusal::NoIdentity,
+                "a rated game needs a name: choose one first",
+            ));
+        }
+        if !self.may_create() {
+            return;
+        }
+        let Some(c) = self.hub.lobby.take(id) else {
+            return self.send(&refused(
+                Refusal::NoSuchChallenge,
+                "this challenge is gone (taken, cancelled, or its creator left)",
+            ));
+        };
+        match self.hub.challenge_room(&c).await {
+            Ok((room, [first, second])) => {
+                c.conn.tell(ConnEvent::Matched {
+                    room: room.clone(),
+                    token: first,
+                });
+                self.enter(&room, Attach::Token(second, Event::Started, me))
+                    .await;
+            }
+            Err(answer) => {
+                self.hub.lobby.put_back(c);
+                self.send(&answer);
+            }
+        }
+    }
+
+    /// This connection's identity (public id), if it has one.
+    fn me(&self) -> Option<String> {
+        self.player.as_ref().map(|p| p.id.clone())
+    }
+
+    /// What a rated quick match for `game` seeks: this identity and its
+    /// rating in the game. `None` (the player told why): no identity, a
+    /// game without a rating, or the store failed.
+    async fn seeking(&self, game: &crate::games::any::Variant) -> Option<Seeking> {
+        let Some(me) = self.me() else {
+            self.send(&refused(
+                Refusal::NoIdentity,
+                "a rated game needs a name: choose one first",
+            ));
+            return None;
+        };
+        let spec = crate::server::hub::online_spec(*game).ok()?;
+        let Some(kind) = players::rated_kind(&spec) else {
+            self.send(&refused(
+                Refusal::BadGame,
+                "only Territory Duel, Stones! and Mill with the standard rules are rated",
+            ));
+            return None;
+        };
+        let ids = [Some(me.clone()), None];
+        match self
+            .hub
+            .store
+            .query(Query::Tags {
+                ids,
+                game: Some(kind),
+            })
+            .await
+        {
+            Ok(Ok(Answer::Tags([Some(tag), _]))) => Some(Seeking {
+                player: me,
+                seeker: Seeker {
+                    rating: tag.rating.unwrap_or(1500),
+                    provisional: tag.provisional,
+                    since_ms: super::store::now_ms(),
+                },
+            }),
+            Ok(Ok(_)) => {
+                self.send(&refused(
+                    Refusal::NoIdentity,
+                    "your identity is gone: register again",
+                ));
+                None
+            }
+            Ok(Err(e)) => {
+                self.send_player_error(&e);
+                None
+            }
+            Err(e) => {
+                eprintln!("server: a player operation failed: {e}");
+                self.send(&error(
+                    ErrorCode::Server,
+                    "the server cannot reach its database: try again soon",
+                ));
+                None
+            }
+        }
+    }
+
+    /// Answers a read of the players' tables (a player's page, a
+    /// leaderboard, a finished game): the message, or the refusal.
+    async fn query(&self, q: Query) {
+        match self.hub.store.query(q).await {
+            Ok(Ok(Answer::Msg(msg))) => {
+                self.send(&msg);
+            }
+            Ok(Ok(Answer::Tags(_))) => {}
+            Ok(Err(e)) => self.send_player_error(&e),
+            Err(e) => {
+                eprintln!("server: a player read failed: {e}");
+                self.send(&error(
+                    ErrorCode::Server,
+                    "the server cannot reach its database: try again soon",
+                ));
+            }
+        }
+    }
+
     fn send_player_error(&self, e: &PlayerError) {
         match e.refusal() {
             Some((code, reason)) => self.send(&refused(code, reason)),
@@ -546,8 +757,11 @@ impl Conn {
                 side,
                 rated,
             } => {
-                if rated {
-                    self.send(&not_yet("rated games"));
+                if rated && self.player.is_none() {
+                    self.send(&refused(
+                        Refusal::NoIdentity,
+                        "a rated game needs a name: choose one first",
+                    ));
                     return Flow::Go;
                 }
                 if self.rooms_created >= self.hub.config.max_rooms_per_conn {
@@ -560,17 +774,28 @@ impl Conn {
                 if !self.may_create() {
                     return Flow::Go;
                 }
-                match self.hub.create(game, clock_secs, side).await {
+                match self
+                    .hub
+                    .create(game, clock_secs, side, (self.me(), rated))
+                    .await
+                {
                     Ok((code, token)) => {
                         self.rooms_created += 1;
-                        self.enter(&code, Attach::Token(token, Event::Sync)).await;
+                        let me = self.me();
+                        self.enter(&code, Attach::Token(token, Event::Sync, me))
+                            .await;
                     }
                     Err(answer) => self.send(&answer),
                 }
             }
-            ClientMsg::Join { room, key } => self.enter(&room, Attach::Join { key }).await,
+            ClientMsg::Join { room, key } => {
+                let player = self.me();
+                self.enter(&room, Attach::Join { key, player }).await
+            }
             ClientMsg::Reconnect { room, token } => {
-                self.enter(&room, Attach::Token(token, Event::Sync)).await
+                let me = self.me();
+                self.enter(&room, Attach::Token(token, Event::Sync, me))
+                    .await
             }
             ClientMsg::Watch { room } => self.enter(&room, Attach::Watch).await,
             ClientMsg::QuickMatch {
@@ -578,10 +803,14 @@ impl Conn {
                 clock_secs,
                 rated,
             } => {
-                if rated {
-                    self.send(&not_yet("rated games"));
-                    return Flow::Go;
-                }
+                let seeking = if rated {
+                    match self.seeking(&game).await {
+                        Some(s) => Some(s),
+                        None => return Flow::Go,
+                    }
+                } else {
+                    None
+                };
                 if self.queued.is_some() {
                     self.send(&refused(Refusal::AlreadyQueued, "you are already waiting"));
                     return Flow::Go;
@@ -589,7 +818,11 @@ impl Conn {
                 if !self.may_create() {
                     return Flow::Go;
                 }
-                match self.hub.quick_match(&self.handle, game, clock_secs).await {
+                match self
+                    .hub
+                    .quick_match(&self.handle, game, clock_secs, seeking)
+                    .await
+                {
                     Ok(Quick::Queued(key)) => {
                         self.queued = Some(key);
                         let clock_secs =
@@ -598,7 +831,8 @@ impl Conn {
                         self.send(&ServerMsg::Queued { game, clock_secs });
                     }
                     Ok(Quick::Matched { room, token }) => {
-                        self.enter(&room, Attach::Token(token, Event::Started))
+                        let me = self.me();
+                        self.enter(&room, Attach::Token(token, Event::Started, me))
                             .await
                     }
                     Err(answer) => self.send(&answer),
@@ -634,15 +868,43 @@ impl Conn {
             ClientMsg::Register { name } => self.register(&name).await,
             ClientMsg::Identify { secret } => self.identify(&secret).await,
             ClientMsg::Rename { name } => self.rename(&name).await,
-            ClientMsg::Player { .. } | ClientMsg::Leaderboard { .. } => {
-                self.send(&not_yet("ratings"))
+            ClientMsg::Player { who, page } => {
+                let who = who.trim().to_string();
+                if who.is_empty() || who.len() > 256 {
+                    self.send(&refused(
+                        Refusal::NoSuchPlayer,
+                        "no player has this id or name",
+                    ));
+                } else {
+                    self.query(Query::Player { who, page }).await;
+                }
             }
-            ClientMsg::Lobby
-            | ClientMsg::LeaveLobby
-            | ClientMsg::Challenge { .. }
-            | ClientMsg::CancelChallenge
-            | ClientMsg::TakeChallenge { .. } => self.send(&not_yet("the lobby")),
-            ClientMsg::Archive { .. } => self.send(&not_yet("finished games")),
+            ClientMsg::Leaderboard { game } => self.query(Query::Leaderboard { game }).await,
+            ClientMsg::Lobby => self.hub.lobby.watch(&self.handle),
+            ClientMsg::LeaveLobby => self.hub.lobby.unwatch(self.handle.id),
+            ClientMsg::Challenge {
+                game,
+                clock_secs,
+                rated,
+            } => self.challenge(game, clock_secs, rated).await,
+            ClientMsg::CancelChallenge => {
+                if self.hub.lobby.cancel(self.handle.id) {
+                    self.send(&ServerMsg::ChallengeCancelled);
+                } else {
+                    self.send(&refused(
+                        Refusal::NoSuchChallenge,
+                        "you have no challenge in the lobby",
+                    ));
+                }
+            }
+            ClientMsg::TakeChallenge { id } => self.take_challenge(&id).await,
+            ClientMsg::Archive { room, game_no } => match super::ids::normalize(&room) {
+                Some(room) => self.query(Query::Archive { room, game_no }).await,
+                None => self.send(&refused(
+                    Refusal::NoSuchGame,
+                    "no finished game has this room and number",
+                )),
+            },
         }
         Flow::Go
     }
@@ -651,7 +913,8 @@ impl Conn {
         match event {
             ConnEvent::Matched { room, token } => {
                 self.queued = None;
-                self.enter(&room, Attach::Token(token, Event::Started))
+                let me = self.me();
+                self.enter(&room, Attach::Token(token, Event::Started, me))
                     .await;
             }
         }
@@ -660,6 +923,8 @@ impl Conn {
     /// Leaves the current room (if any) and enters `code`.
     async fn enter(&mut self, code: &str, how: Attach) {
         self.leave().await;
+        // Entering a room stops following the lobby (a challenge stands).
+        self.hub.lobby.unwatch(self.handle.id);
         match self.hub.attach(code, &self.handle, how).await {
             Ok(tx) => self.room = Some(tx),
             Err(answer) => self.send(&answer),

@@ -15,7 +15,7 @@ use tokio::sync::{mpsc, oneshot, watch};
 
 use super::handle::{refused, ConnHandle};
 use super::ids;
-use super::placement::{Alone, Attaching, Local, Owner, Placement};
+use super::placement::{Alone, Attaching, Local, Owner, Placement, Seeking};
 use super::room::{self, Attach, RoomCmd};
 use super::store::{now_ms, RoomMeta, Store, Stored};
 use super::Config;
@@ -69,6 +69,8 @@ pub struct Hub {
     storage_failing: AtomicBool,
     /// New games per client address.
     pub creations: super::limits::Buckets,
+    /// Open challenges and live games (issue 37).
+    pub lobby: super::lobby::Lobby,
     /// Where rooms are refereed and quick matches pair: set once at
     /// start (a cluster node's), else [`Alone`] at first use.
     placement: OnceLock<Arc<dyn Placement>>,
@@ -104,6 +106,7 @@ impl Hub {
             shutdown: watch::channel(false).0,
             storage_failing: AtomicBool::new(false),
             placement: OnceLock::new(),
+            lobby: super::lobby::Lobby::default(),
         })
     }
 
@@ -324,7 +327,7 @@ impl Hub {
     }
 
     /// Checks a requested clock against the limits.
-    fn clock_ms(&self, clock_secs: Option<u32>) -> Result<u64, ServerMsg> {
+    pub fn clock_ms(&self, clock_secs: Option<u32>) -> Result<u64, ServerMsg> {
         use crate::protocol::online::{DEFAULT_CLOCK_SECS, MAX_CLOCK_SECS};
         let secs = clock_secs.unwrap_or(DEFAULT_CLOCK_SECS);
         let min = self.config.min_clock_secs;
@@ -345,6 +348,7 @@ impl Hub {
         clock_ms: u64,
         creator_side: Side,
         both_seated: bool,
+        (creator, rated): (Option<String>, bool),
     ) -> Result<(String, [String; 2]), ServerMsg> {
         let fresh = |n| ids::random(n).map_err(server_error);
         let tokens = [fresh(ids::TOKEN_BYTES)?, fresh(ids::TOKEN_BYTES)?];
@@ -374,6 +378,9 @@ impl Hub {
             rematch: [false, false],
             created_ms: now_ms(),
             clock_saved_ms: None,
+            players: [creator, None],
+            rated,
+            moved: [false, false],
         };
         // 80-bit codes do not collide in practice; the store refuses a
         // duplicate anyway, and then another code is drawn.
@@ -410,6 +417,7 @@ impl Hub {
         spec: Variant,
         clock_secs: Option<u32>,
         side: SideChoice,
+        (creator, rated): (Option<String>, bool),
     ) -> Result<(String, String), ServerMsg> {
         if *self.shutdown.borrow() {
             return Err(server_error("the server is shutting down"));
@@ -435,7 +443,15 @@ impl Hub {
                 ));
             }
         }
-        let (code, [token, _]) = self.new_room(spec, clock_ms, creator_side, false).await?;
+        if rated && super::players::rated_kind(&spec).is_none() {
+            return Err(refused(
+                Refusal::BadGame,
+                "only Territory Duel, Stones! and Mill with the standard rules are rated",
+            ));
+        }
+        let (code, [token, _]) = self
+            .new_room(spec, clock_ms, creator_side, false, (creator, rated))
+            .await?;
         Ok((code, token))
     }
 
@@ -446,20 +462,37 @@ impl Hub {
         conn: &ConnHandle,
         spec: Variant,
         clock_secs: Option<u32>,
+        seeking: Option<Seeking>,
     ) -> Result<Quick, ServerMsg> {
         let spec = online_spec(spec).map_err(|e| refused(Refusal::BadGame, e))?;
         let clock_ms = self.clock_ms(clock_secs)?;
+        let rated = seeking.is_some();
+        if rated && super::players::rated_kind(&spec).is_none() {
+            return Err(refused(
+                Refusal::BadGame,
+                "only Territory Duel, Stones! and Mill with the standard rules are rated",
+            ));
+        }
+        // Like with like: rated seekers wait under keys of their own.
         let key = format!(
-            "{}/{clock_ms}",
-            serde_json::to_string(&spec).unwrap_or_default()
+            "{}/{clock_ms}{}",
+            serde_json::to_string(&spec).unwrap_or_default(),
+            if rated { "/rated" } else { "" }
         );
         // Across the nodes of a cluster the queue is in the database, and
         // the partner's node is told over the bus.
         let placement = self.placement();
-        let Some(partner) = placement.pair(&key, conn).await.map_err(server_error)? else {
+        let Some(partner) = placement
+            .pair(&key, conn, seeking)
+            .await
+            .map_err(server_error)?
+        else {
             return Ok(Quick::Queued(key));
         };
-        let result = self.new_room(spec, clock_ms, random_side()?, true).await;
+        // Each seat takes its player's identity as they sit down.
+        let result = self
+            .new_room(spec, clock_ms, random_side()?, true, (None, rated))
+            .await;
         let (code, [first, second]) = match result {
             Ok(r) => r,
             Err(e) => {
@@ -473,6 +506,27 @@ impl Hub {
             room: code,
             token: second,
         })
+    }
+
+    /// The room for a lobby challenge just taken: both seats filled, the
+    /// creator player 0 (its identity set now, the taker's as they sit
+    /// down). Returns the code and both tokens.
+    pub async fn challenge_room(
+        self: &Arc<Self>,
+        c: &super::lobby::Challenge,
+    ) -> Result<(String, [String; 2]), ServerMsg> {
+        if *self.shutdown.borrow() {
+            return Err(server_error("the server is shutting down"));
+        }
+        let clock_ms = self.clock_ms(Some(c.clock_secs))?;
+        self.new_room(
+            c.game,
+            clock_ms,
+            random_side()?,
+            true,
+            (Some(c.by.id.clone()), c.rated),
+        )
+        .await
     }
 
     /// Leaves the queue (if this connection is the one waiting under `key`).
@@ -514,6 +568,10 @@ impl room::Host for Hub {
 
     fn retire(&self, code: &str, instance: u64, rx: &mpsc::Receiver<RoomCmd>) -> bool {
         Hub::retire(self, code, instance, rx)
+    }
+
+    fn live_game(&self, code: &str, game: Option<crate::protocol::online::LiveGame>) {
+        self.lobby.live_game(code, game);
     }
 }
 

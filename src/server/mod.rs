@@ -29,6 +29,7 @@ pub mod hub;
 pub mod ids;
 pub mod limits;
 pub mod listen;
+pub mod lobby;
 #[cfg(feature = "cluster")]
 pub mod pg;
 #[cfg(feature = "cluster")]

@@ -42,7 +42,11 @@ use tokio_postgres::{Client, NoTls, Statement};
 
 pub use super::pg_error::pg_error;
 use super::players::PlayerError;
-use super::store::{now_ms, ply_taken, Known, Op, PlayerJob, RoomMeta, Store, Stored, PLY_TAKEN};
+use super::store::{
+    now_ms, ply_taken, Answer, Counted, Known, Op, PlayerJob, Query, RoomMeta, Store, Stored,
+    PLY_TAKEN,
+};
+use crate::protocol::online::{PlayerTag, ServerMsg};
 
 /// What every connection asks of the server: no statement runs longer
 /// than 1.5 s, no lock is waited for longer than 1 s, and a transaction a
@@ -372,6 +376,7 @@ fn fail(op: Op, why: &str) {
         Op::Expire { done, .. } => drop(done.send(Err(why))),
         Op::CountWaiting { done } => drop(done.send(Err(why))),
         Op::Player { done, .. } => drop(done.send(Err(why))),
+        Op::Query { done, .. } => drop(done.send(Err(why))),
         Op::Close { done } => drop(done.send(())),
     }
 }
@@ -477,6 +482,68 @@ async fn player_job(c: &mut Conn, job: PlayerJob, now_ms: u64) -> Result<Known, 
     Ok(Known { player, standings })
 }
 
+/// Answers a read for players, pages, the leaderboard or a finished game
+/// (see the SQLite store's).
+async fn query(c: &Conn, query: Query, now_ms: u64) -> Result<Answer, PlayerError> {
+    use super::players::pg as ops;
+    let c = &c.client;
+    Ok(match query {
+        Query::Tags { ids, game } => {
+            let mut tags = [None, None];
+            for (i, id) in ids.iter().enumerate() {
+                if let Some(id) = id {
+                    tags[i] = ops::tag(c, id, game, now_ms).await?;
+                }
+            }
+            Answer::Tags(tags)
+        }
+        Query::Player { who, page } => {
+            let player = ops::find(c, &who).await?.ok_or(PlayerError::NoSuchPlayer)?;
+            let (games, pages) = ops::games(c, &player.id, page).await?;
+            let ratings = ops::standings(c, &player.id)
+                .await?
+                .iter()
+                .map(|s| s.info(now_ms))
+                .collect();
+            let history = ops::history(c, &player.id).await?;
+            Answer::Msg(Box::new(ServerMsg::PlayerPage {
+                player: PlayerTag {
+                    id: player.id,
+                    name: player.name,
+                    rating: None,
+                    provisional: false,
+                },
+                ratings,
+                history,
+                games,
+                page,
+                pages,
+            }))
+        }
+        Query::Leaderboard { game } => Answer::Msg(Box::new(ServerMsg::Leaderboard {
+            game,
+            rows: ops::leaderboard(c, game, now_ms).await?,
+        })),
+        Query::Archive { room, game_no } => {
+            let (game, start) = ops::archived(c, &room, game_no)
+                .await?
+                .ok_or(PlayerError::NoSuchGame)?;
+            let no = i32::try_from(game_no).map_err(|_| PlayerError::NoSuchGame)?;
+            let moves = c
+                .query(
+                    "SELECT mv FROM moves WHERE room = $1 AND game_no = $2 ORDER BY ply",
+                    &[&room, &no],
+                )
+                .await
+                .map_err(|e| PlayerError::Db(pg_error(&e)))?
+                .iter()
+                .map(|r| r.get::<_, String>(0))
+                .collect();
+            Answer::Msg(Box::new(ServerMsg::Archive { game, start, moves }))
+        }
+    })
+}
+
 /// Answers a batch: reads at once, writes together at the end.
 async fn serve(c: &mut Conn, batch: Vec<Op>, writer: &Writer, me: &str) {
     let mut saves = Vec::new();
@@ -502,6 +569,13 @@ async fn serve(c: &mut Conn, batch: Vec<Op>, writer: &Writer, me: &str) {
             Op::Player { job, now_ms, done } => {
                 let _ = done.send(Ok(player_job(c, job, now_ms).await));
             }
+            Op::Query {
+                query: q,
+                now_ms,
+                done,
+            } => {
+                let _ = done.send(Ok(query(c, q, now_ms).await));
+            }
             Op::Close { done } => {
                 let _ = done.send(());
             }
@@ -518,16 +592,18 @@ async fn write_batch(c: &mut Conn, saves: Vec<Op>, writer: &Writer, me: &str) {
     }
     let together = async {
         let tx = c.client.transaction().await.map_err(|e| pg_error(&e))?;
+        let mut counted = Vec::with_capacity(saves.len());
         for op in &saves {
-            write(&tx, &c.st, op, writer, me).await?;
+            counted.push(write(&tx, &c.st, op, writer, me).await?);
         }
-        tx.commit().await.map_err(|e| pg_error(&e))
+        tx.commit().await.map_err(|e| pg_error(&e))?;
+        Ok::<_, String>(counted)
     }
     .await;
-    if together.is_ok() {
-        for op in saves {
+    if let Ok(counted) = together {
+        for (op, c) in saves.into_iter().zip(counted) {
             if let Op::Save { done, .. } = op {
-                let _ = done.send(Ok(()));
+                let _ = done.send(Ok(c));
             }
         }
         return;
@@ -535,8 +611,9 @@ async fn write_batch(c: &mut Conn, saves: Vec<Op>, writer: &Writer, me: &str) {
     for op in saves {
         let result = async {
             let tx = c.client.transaction().await.map_err(|e| pg_error(&e))?;
-            write(&tx, &c.st, &op, writer, me).await?;
-            tx.commit().await.map_err(|e| pg_error(&e))
+            let counted = write(&tx, &c.st, &op, writer, me).await?;
+            tx.commit().await.map_err(|e| pg_error(&e))?;
+            Ok::<_, String>(counted)
         }
         .await
         .map_err(|e| {
@@ -558,7 +635,7 @@ async fn write(
     op: &Op,
     writer: &Writer,
     me: &str,
-) -> Result<(), String> {
+) -> Result<Option<Counted>, String> {
     let Op::Save {
         code,
         create,
@@ -566,10 +643,11 @@ async fn write(
         meta,
         game_no,
         moves,
+        game,
         ..
     } = op
     else {
-        return Ok(());
+        return Ok(None);
     };
     let now = now_ms() as i64;
     let err = |e: tokio_postgres::Error| pg_error(&e);
@@ -615,7 +693,16 @@ async fn write(
             return Err(ply_taken(code, *game_no, *ply, &stored, m));
         }
     }
-    Ok(())
+    // The finished game and its ratings in this same transaction (a game
+    // recorded already is left as it is: the ratings move once).
+    match game {
+        None => Ok(None),
+        Some(g) => match super::players::pg::record(tx, g).await {
+            Ok(counted) => Ok(counted),
+            Err(PlayerError::Conflict(_)) => Ok(None),
+            Err(e) => Err(format!("recording the finished game failed: {e}")),
+        },
+    }
 }
 
 /// A room as stored; `saved_by` and its last stamp `alive_ms` say until

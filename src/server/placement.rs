@@ -61,10 +61,19 @@ pub enum Owner {
 
 /// The player a quick match paired with.
 pub enum Partner {
-    /// A connection of this server.
-    Here(ConnHandle),
+    /// A connection of this server (with what it sought, to queue it
+    /// again as it was).
+    Here(ConnHandle, Option<Seeking>),
     /// Connection `conn` of cluster node `node` (this one, possibly).
     Node { node: String, conn: u64 },
+}
+
+/// A rated quick match's seeker: who (never paired with themselves) and
+/// their rating (paired by [`crate::server::players::pairing`]).
+#[derive(Clone, Debug)]
+pub struct Seeking {
+    pub player: String,
+    pub seeker: crate::server::players::pairing::Seeker,
 }
 
 /// Where rooms are refereed and how quick matches pair.
@@ -76,11 +85,13 @@ pub trait Placement: Send + Sync {
     /// A task that stands for `code`, refereed by `node` (an
     /// [`Owner::Other`]).
     fn proxy(&self, code: &str, node: &str) -> mpsc::Sender<RoomCmd>;
-    /// Pairs `conn` with the player waiting under `key`, or queues it.
+    /// Pairs `conn` with a player waiting under `key`, or queues it. A
+    /// rated seeker (`seeking`) is paired by rating, never with itself.
     fn pair<'a>(
         &'a self,
         key: &'a str,
         conn: &'a ConnHandle,
+        seeking: Option<Seeking>,
     ) -> Pending<'a, Result<Option<Partner>, String>>;
     /// Puts a partner back in the queue (the room for them could not be made).
     fn requeue<'a>(&'a self, key: &'a str, partner: Partner) -> Pending<'a, ()>;
@@ -99,11 +110,16 @@ pub trait Placement: Send + Sync {
 }
 
 /// One server alone: every room is refereed here, and the quick-match
-/// queue is a map in memory (one player waiting per key).
+/// queue is a map in memory: one player waiting per casual key; rated
+/// keys hold every rated seeker (each connection waits once), paired by
+/// rating when the next one asks.
 #[derive(Default)]
 pub struct Alone {
-    queue: Mutex<HashMap<String, ConnHandle>>,
+    queue: Mutex<HashMap<String, Vec<Waiter>>>,
 }
+
+/// A connection waiting for a quick match, with what it seeks if rated.
+type Waiter = (ConnHandle, Option<Seeking>);
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     // A panic elsewhere never leaves the queue half-changed: go on.
@@ -125,27 +141,57 @@ impl Placement for Alone {
         &'a self,
         key: &'a str,
         conn: &'a ConnHandle,
+        seeking: Option<Seeking>,
     ) -> Pending<'a, Result<Option<Partner>, String>> {
         let mut queue = lock(&self.queue);
-        let partner = match queue.remove(key) {
-            Some(w) if w.alive() && w.id != conn.id => Some(Partner::Here(w)),
-            _ => {
-                queue.insert(key.to_string(), conn.clone());
+        let waiting = queue.entry(key.to_string()).or_default();
+        waiting.retain(|(w, _)| w.alive() && w.id != conn.id);
+        let now = crate::server::store::now_ms();
+        let pick = match &seeking {
+            None => (!waiting.is_empty()).then_some(0),
+            Some(me) => {
+                let others = waiting.iter().enumerate().filter_map(|(i, (_, s))| {
+                    s.as_ref()
+                        .filter(|s| s.player != me.player)
+                        .map(|s| (i, &s.seeker))
+                });
+                let list: Vec<(usize, &crate::server::players::pairing::Seeker)> = others.collect();
+                crate::server::players::pairing::best(
+                    &me.seeker,
+                    list.iter().map(|(i, s)| (i, *s)),
+                    now,
+                )
+                .copied()
+            }
+        };
+        let partner = match pick {
+            Some(i) => {
+                let (w, s) = waiting.remove(i);
+                Some(Partner::Here(w, s))
+            }
+            None => {
+                waiting.push((conn.clone(), seeking));
                 None
             }
         };
+        if waiting.is_empty() {
+            queue.remove(key);
+        }
         Box::pin(async { Ok(partner) })
     }
 
     fn requeue<'a>(&'a self, key: &'a str, partner: Partner) -> Pending<'a, ()> {
-        if let Partner::Here(conn) = partner {
-            lock(&self.queue).entry(key.to_string()).or_insert(conn);
+        if let Partner::Here(conn, seeking) = partner {
+            lock(&self.queue)
+                .entry(key.to_string())
+                .or_default()
+                .insert(0, (conn, seeking));
         }
         Box::pin(async {})
     }
 
     fn matched<'a>(&'a self, partner: Partner, room: &'a str, token: &'a str) -> Pending<'a, ()> {
-        if let Partner::Here(conn) = partner {
+        if let Partner::Here(conn, _) = partner {
             conn.tell(ConnEvent::Matched {
                 room: room.to_string(),
                 token: token.to_string(),
@@ -156,8 +202,11 @@ impl Placement for Alone {
 
     fn cancel(&self, key: &str, conn: u64) {
         let mut queue = lock(&self.queue);
-        if queue.get(key).is_some_and(|w| w.id == conn) {
-            queue.remove(key);
+        if let Some(waiting) = queue.get_mut(key) {
+            waiting.retain(|(w, _)| w.id != conn);
+            if waiting.is_empty() {
+                queue.remove(key);
+            }
         }
     }
 

@@ -41,9 +41,13 @@ use rusqlite::{params, Connection, OptionalExtension};
 use serde::{Deserialize, Serialize};
 use tokio::sync::{mpsc, oneshot};
 
-use super::players::{self, name::Name, sqlite::Player, sqlite::Standing, PlayerError};
+use super::players::glicko::Rating;
+use super::players::{
+    self, name::Name, sqlite::Player, sqlite::Standing, FinishedGame, PlayerError,
+};
 use crate::games::any::Variant;
-use crate::games::{Outcome, Side};
+use crate::games::{GameKind, Outcome, Side};
+use crate::protocol::online::{PlayerTag, ServerMsg};
 
 /// The database file inside the data directory.
 pub const DB_FILE: &str = "stoneplay.sqlite3";
@@ -105,6 +109,26 @@ pub struct RoomMeta {
     /// (a clean stop, a finished game). See [`Stored::ran_until_ms`].
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub clock_saved_ms: Option<u64>,
+    /// The identity (public id) of each seat's player, by player (issue
+    /// 37): set when they sit down with one; `None` for a player without.
+    #[serde(default, skip_serializing_if = "no_players")]
+    pub players: [Option<String>; 2],
+    /// Set up as rated (both seats need a named identity).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub rated: bool,
+    /// Whether each side (by `Side::index`) has made a move of its own in
+    /// the current game: a game over before both have is an abort, not
+    /// rated.
+    #[serde(default, skip_serializing_if = "no_moves")]
+    pub moved: [bool; 2],
+}
+
+fn no_players(p: &[Option<String>; 2]) -> bool {
+    p[0].is_none() && p[1].is_none()
+}
+
+fn no_moves(m: &[bool; 2]) -> bool {
+    !m[0] && !m[1]
 }
 
 /// A room as loaded: its code, meta and the current game's moves.
@@ -163,7 +187,10 @@ pub(crate) enum Op {
         game_no: u32,
         /// (ply, move) pairs to append; ply counts from 0.
         moves: Vec<(u32, String)>,
-        done: Reply<()>,
+        /// The game just finished (issue 37): recorded, with the players'
+        /// new ratings when it counts, in the same transaction.
+        game: Option<Box<FinishedGame>>,
+        done: Reply<Option<Counted>>,
     },
     Load {
         code: String,
@@ -187,9 +214,99 @@ pub(crate) enum Op {
         now_ms: u64,
         done: Reply<Result<Known, PlayerError>>,
     },
+    /// A read for players, pages, the leaderboard or a finished game.
+    Query {
+        query: Query,
+        now_ms: u64,
+        done: Reply<Result<Answer, PlayerError>>,
+    },
     Close {
         done: oneshot::Sender<()>,
     },
+}
+
+/// Each side's rating before and after a counted game, `[First, Second]`.
+pub type Counted = [(Rating, Rating); 2];
+
+/// What a connection or a room reads of the players' tables.
+#[derive(Clone, Debug)]
+pub enum Query {
+    /// The tags (name, rating in `game`) of these identities.
+    Tags {
+        ids: [Option<String>; 2],
+        game: Option<GameKind>,
+    },
+    /// `player {who, page}`.
+    Player { who: String, page: u32 },
+    /// `leaderboard {game}`.
+    Leaderboard { game: GameKind },
+    /// `archive {room, game_no}` (the code already normalized).
+    Archive { room: String, game_no: u32 },
+}
+
+/// The answer to a [`Query`].
+#[derive(Clone, Debug)]
+pub enum Answer {
+    Tags([Option<PlayerTag>; 2]),
+    /// The message to send (`player_page`, `leaderboard`, `archive`).
+    Msg(Box<ServerMsg>),
+}
+
+/// Answers `query` on SQLite (reads only).
+fn query(conn: &Connection, query: Query, now_ms: u64) -> Result<Answer, PlayerError> {
+    use players::sqlite as ops;
+    let db = |e: rusqlite::Error| PlayerError::Db(e.to_string());
+    Ok(match query {
+        Query::Tags { ids, game } => {
+            let mut tags = [None, None];
+            for (i, id) in ids.iter().enumerate() {
+                if let Some(id) = id {
+                    tags[i] = ops::tag(conn, id, game, now_ms)?;
+                }
+            }
+            Answer::Tags(tags)
+        }
+        Query::Player { who, page } => {
+            let player = ops::find(conn, &who)?.ok_or(PlayerError::NoSuchPlayer)?;
+            let (games, pages) = ops::games(conn, &player.id, page)?;
+            let ratings = ops::standings(conn, &player.id)?
+                .iter()
+                .map(|s| s.info(now_ms))
+                .collect();
+            let history = ops::history(conn, &player.id)?;
+            Answer::Msg(Box::new(ServerMsg::PlayerPage {
+                player: PlayerTag {
+                    id: player.id,
+                    name: player.name,
+                    rating: None,
+                    provisional: false,
+                },
+                ratings,
+                history,
+                games,
+                page,
+                pages,
+            }))
+        }
+        Query::Leaderboard { game } => Answer::Msg(Box::new(ServerMsg::Leaderboard {
+            game,
+            rows: ops::leaderboard(conn, game, now_ms)?,
+        })),
+        Query::Archive { room, game_no } => {
+            let (game, start) =
+                ops::archived(conn, &room, game_no)?.ok_or(PlayerError::NoSuchGame)?;
+            let moves = conn
+                .prepare_cached(
+                    "SELECT mv FROM moves WHERE room = ?1 AND game_no = ?2 ORDER BY ply",
+                )
+                .and_then(|mut st| {
+                    st.query_map(params![room, game_no], |r| r.get::<_, String>(0))?
+                        .collect::<rusqlite::Result<Vec<_>>>()
+                })
+                .map_err(db)?;
+            Answer::Msg(Box::new(ServerMsg::Archive { game, start, moves }))
+        }
+    })
 }
 
 /// What a connection asks of the players' tables.
@@ -382,6 +499,23 @@ impl Store {
         create: bool,
         moves: Vec<(u32, String)>,
     ) -> Result<(), String> {
+        self.save_game(code, meta, create, moves, None)
+            .await
+            .map(|_| ())
+    }
+
+    /// [`Store::save`], and when `game` is given (the room's game has just
+    /// finished) records it with the players' new ratings in the same
+    /// transaction (issue 37): both commit or neither. Returns the ratings
+    /// before and after when the game counted.
+    pub async fn save_game(
+        &self,
+        code: &str,
+        meta: &RoomMeta,
+        create: bool,
+        moves: Vec<(u32, String)>,
+        game: Option<FinishedGame>,
+    ) -> Result<Option<Counted>, String> {
         let json = serde_json::to_string(meta).map_err(|e| e.to_string())?;
         self.ask(STORE_DEADLINE, |done| Op::Save {
             code: code.to_string(),
@@ -390,6 +524,19 @@ impl Store {
             meta: json,
             game_no: meta.game_no,
             moves,
+            game: game.map(Box::new),
+            done,
+        })
+        .await
+    }
+
+    /// Reads players, pages, the leaderboard or a finished game; the outer
+    /// error is the store's failure, the inner one the refusal.
+    pub async fn query(&self, query: Query) -> Result<Result<Answer, PlayerError>, String> {
+        let now_ms = now_ms();
+        self.ask(STORE_DEADLINE, |done| Op::Query {
+            query,
+            now_ms,
             done,
         })
         .await
@@ -617,6 +764,13 @@ fn run(
                 Op::Player { job, now_ms, done } => {
                     let _ = done.send(Ok(player_job(&mut conn, job, now_ms)));
                 }
+                Op::Query {
+                    query: q,
+                    now_ms,
+                    done,
+                } => {
+                    let _ = done.send(Ok(query(&conn, q, now_ms)));
+                }
                 Op::Close { done } => close = Some(done),
             }
         }
@@ -655,15 +809,17 @@ fn write_batch(conn: &mut Connection, saves: Vec<Op>) {
         .transaction()
         .map_err(|e| e.to_string())
         .and_then(|tx| {
+            let mut counted = Vec::with_capacity(saves.len());
             for op in &saves {
-                write(&tx, op)?;
+                counted.push(write(&tx, op)?);
             }
-            tx.commit().map_err(|e| e.to_string())
+            tx.commit().map_err(|e| e.to_string())?;
+            Ok(counted)
         });
-    if together.is_ok() {
-        for op in saves {
+    if let Ok(counted) = together {
+        for (op, c) in saves.into_iter().zip(counted) {
             if let Op::Save { done, .. } = op {
-                let _ = done.send(Ok(()));
+                let _ = done.send(Ok(c));
             }
         }
         return;
@@ -672,7 +828,11 @@ fn write_batch(conn: &mut Connection, saves: Vec<Op>) {
         let result = conn
             .transaction()
             .map_err(|e| e.to_string())
-            .and_then(|tx| write(&tx, &op).and_then(|()| tx.commit().map_err(|e| e.to_string())))
+            .and_then(|tx| {
+                let c = write(&tx, &op)?;
+                tx.commit().map_err(|e| e.to_string())?;
+                Ok(c)
+            })
             .map_err(|e| {
                 if e.starts_with(PLY_TAKEN) {
                     e
@@ -693,7 +853,7 @@ pub(crate) fn ply_taken(code: &str, game_no: u32, ply: u32, stored: &str, mv: &s
     )
 }
 
-fn write(conn: &Connection, op: &Op) -> Result<(), String> {
+fn write(conn: &Connection, op: &Op) -> Result<Option<Counted>, String> {
     let Op::Save {
         code,
         create,
@@ -701,10 +861,11 @@ fn write(conn: &Connection, op: &Op) -> Result<(), String> {
         meta,
         game_no,
         moves,
+        game,
         ..
     } = op
     else {
-        return Ok(());
+        return Ok(None);
     };
     let sql = if *create {
         "INSERT INTO rooms (code, finished, updated_ms, meta) VALUES (?1, ?2, ?3, ?4)"
@@ -743,7 +904,17 @@ fn write(conn: &Connection, op: &Op) -> Result<(), String> {
             return Err(ply_taken(code, *game_no, *ply, &stored, mv));
         }
     }
-    Ok(())
+    // The finished game and its ratings, in this same transaction. A game
+    // recorded already (a write whose answer was lost, tried again) is
+    // left as it is: the ratings move once.
+    match game {
+        None => Ok(None),
+        Some(g) => match players::sqlite::record(conn, g) {
+            Ok(counted) => Ok(counted),
+            Err(PlayerError::Conflict(_)) => Ok(None),
+            Err(e) => Err(format!("recording the finished game failed: {e}")),
+        },
+    }
 }
 
 fn stored(

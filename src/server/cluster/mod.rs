@@ -94,7 +94,11 @@ impl Placement for Arc<Cluster> {
         &'a self,
         key: &'a str,
         conn: &'a ConnHandle,
+        _seeking: Option<super::placement::Seeking>,
     ) -> Pending<'a, Result<Option<Partner>, String>> {
+        // Across nodes a rated key pairs first come, first served (the
+        // queue table keeps no ratings); a game against oneself is
+        // recorded unrated (`players::unrated_because`).
         Box::pin(async move {
             let partner = Cluster::pair(self, key, conn).await?;
             Ok(partner.map(|(node, conn)| Partner::Node { node, conn }))

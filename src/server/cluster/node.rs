@@ -242,7 +242,7 @@ impl Cluster {
     pub(super) fn partner(&self, partner: Partner) -> (String, u64) {
         match partner {
             Partner::Node { node, conn } => (node, conn),
-            Partner::Here(conn) => (self.node.clone(), conn.id),
+            Partner::Here(conn, _) => (self.node.clone(), conn.id),
         }
     }
 }

@@ -60,6 +60,8 @@ pub enum PlayerError {
         wait_ms: u64,
     },
     NoSuchPlayer,
+    /// No finished game has this room and number.
+    NoSuchGame,
     /// A page number past the last page (or past [`MAX_PAGE`]).
     BadPage,
     /// The database refused a write that breaks a key (a game recorded
@@ -85,6 +87,7 @@ impl PlayerError {
             PlayerError::NameTaken | PlayerError::Conflict(_) => Refusal::NameTaken,
             PlayerError::TooSoon { .. } => Refusal::RenameTooSoon,
             PlayerError::NoSuchPlayer => Refusal::NoSuchPlayer,
+            PlayerError::NoSuchGame => Refusal::NoSuchGame,
             PlayerError::BadPage => Refusal::BadPage,
             PlayerError::Db(_) => return None,
         };
@@ -103,6 +106,7 @@ impl std::fmt::Display for PlayerError {
                 wait_ms.div_ceil(60_000)
             ),
             PlayerError::NoSuchPlayer => write!(f, "no player has this id or name"),
+            PlayerError::NoSuchGame => write!(f, "no finished game has this room and number"),
             PlayerError::BadPage => write!(f, "there is no such page"),
             PlayerError::Conflict(e) => write!(f, "already stored: {e}"),
             PlayerError::Db(e) => write!(f, "the database failed: {e}"),

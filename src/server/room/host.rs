@@ -23,6 +23,9 @@ pub trait Host: Send + Sync {
     /// Unlists the room when nothing more is queued for it (`false`: it
     /// must go on, a command came in).
     fn retire(&self, code: &str, instance: u64, rx: &mpsc::Receiver<RoomCmd>) -> bool;
+    /// The room's game is being played (`Some`: listed in the lobby's
+    /// games to watch) or not any more (`None`).
+    fn live_game(&self, code: &str, game: Option<crate::protocol::online::LiveGame>);
 }
 
 /// The parts of the server's `Config` a room plays by.
@@ -45,10 +48,15 @@ pub struct Settings {
 #[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub enum Attach {
     /// The holder of a seat token (create, reconnect, quick match), with
-    /// the event its first state reports.
-    Token(String, Event),
-    /// The friend, with the join key from the invite.
-    Join { key: String },
+    /// the event its first state reports and the connection's identity
+    /// (public id; issue 37), which a seat without one takes.
+    Token(String, Event, Option<String>),
+    /// The friend, with the join key from the invite and their identity.
+    Join {
+        key: String,
+        #[serde(default)]
+        player: Option<String>,
+    },
     /// A spectator.
     Watch,
 }

@@ -31,8 +31,19 @@ impl Room {
     ) -> GameState {
         let connected = [self.connected(Side::First), self.connected(Side::Second)];
         let spectators = self.members.iter().filter(|m| m.player.is_none()).count() as u32;
-        self.table
-            .state(&self.code, you, event, now, from, (connected, spectators))
+        let mut state =
+            self.table
+                .state(&self.code, you, event, now, from, (connected, spectators));
+        // Issue 37: who plays each side, and whether (and how) it counts.
+        for p in 0..2 {
+            state.players[self.table.side_of(p).index()] = self.tags[p].clone();
+        }
+        state.rated = self.table.meta.rated;
+        state.rated_before = self
+            .rated_before
+            .filter(|(game_no, _)| *game_no == self.table.meta.game_no)
+            .map(|(_, before)| before);
+        state
     }
 
     /// The full state (all the moves).
@@ -98,6 +109,7 @@ impl Room {
         for id in dead {
             self.detach(id);
         }
+        self.sync_listed(false);
     }
 
     /// Sends to every member but `except`; members that cannot take it leave.

@@ -364,6 +364,7 @@ impl Table {
                     ));
                 }
                 let played = self.live.play_text(&mv).map_err(Refused::Illegal)?;
+                self.meta.moved[side.index()] = true;
                 // Mill: after closing a mill the same side removes a piece,
                 // in the same turn (no forced pass came between).
                 let same_turn = played.len() == 1 && self.live.to_move() == side;
@@ -500,6 +501,7 @@ impl Table {
         m.draw_offer = None;
         m.offered_at = [None, None];
         m.rematch = [false, false];
+        m.moved = [false, false];
         self.live = AnyRecord::new(&m.spec);
         m.start = self.live.start_text();
         self.moves.clear();

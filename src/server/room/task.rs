@@ -31,10 +31,11 @@ use tokio::time::Instant;
 
 use super::host::{Attach, Host, RoomCmd, Settings};
 use super::table::{ms, Action, Refused, Rules, Snapshot, Table};
-use crate::protocol::online::{ErrorCode, Event, Refusal, ServerMsg, Status};
+use crate::protocol::online::{ErrorCode, Event, PlayerTag, Refusal, ServerMsg, Status};
 use crate::server::handle::{refused, ConnHandle};
 use crate::server::ids;
-use crate::server::store::{now_ms, Stored, PLY_TAKEN};
+use crate::server::players::{self, FinishedGame};
+use crate::server::store::{now_ms, Answer, Query, Stored, PLY_TAKEN};
 
 /// How often a verdict that could not be stored is tried again.
 pub const RETRY: Duration = Duration::from_millis(500);
@@ -72,6 +73,18 @@ pub(super) struct Room {
     /// of this server charges it from now, not from that older save.
     resave: bool,
     pub(super) members: Vec<Member>,
+    /// Who sits in each seat (by player), as chips show them: read from
+    /// the players' tables for the identities in `meta.players`
+    /// (`tags_for`), and given the new ratings once a game counts.
+    pub(super) tags: [Option<PlayerTag>; 2],
+    tags_for: [Option<String>; 2],
+    /// The game number of the last game recorded with its result: a game
+    /// is recorded once, in the save that stores its result.
+    recorded: Option<u32>,
+    /// Once a rated game counted: its number and each side's rating before.
+    pub(super) rated_before: Option<(u32, [u32; 2])>,
+    /// Listed in the lobby's live games (as the hub was last told).
+    listed: bool,
 }
 
 /// The room before an action: a write that fails puts it back, so what
@@ -135,6 +148,7 @@ impl Room {
             .saturating_add(ms(settings.waiting_ttl))
             .saturating_sub(wall_ms);
         let lingers = meta.outcome.is_some();
+        let recorded = meta.outcome.is_some().then_some(meta.game_no);
         let resave = meta.clock_saved_ms.is_some() && meta.outcome.is_none();
         let rules = Rules {
             auto_resume: settings.auto_resume,
@@ -155,6 +169,96 @@ impl Room {
             retry_at: None,
             last_left: now,
             members: Vec::new(),
+            tags: [None, None],
+            tags_for: [None, None],
+            recorded,
+            rated_before: None,
+            listed: false,
+        })
+    }
+
+    /// Tells the lobby whether this room's game is being played (and who
+    /// plays it): when that changed, or `always` (the players changed).
+    pub(super) fn sync_listed(&mut self, always: bool) {
+        let live = matches!(self.status(), Status::Playing | Status::Paused);
+        if live == self.listed && !(always && live) {
+            return;
+        }
+        self.listed = live;
+        let game = live.then(|| {
+            let mut players = [None, None];
+            for p in 0..2 {
+                players[self.table.side_of(p).index()] = self.tags[p].clone();
+            }
+            crate::protocol::online::LiveGame {
+                room: self.code.clone(),
+                game: self.table.meta.spec,
+                players,
+                rated: self.table.meta.rated,
+                plies: self.table.moves.len() as u32,
+            }
+        });
+        self.hub.live_game(&self.code, game);
+    }
+
+    /// Reads the seats' tags when their identities changed (a player sat
+    /// down, the room was loaded). A failed read leaves them as they were
+    /// (the chips then show no name); it is tried again at the next entry.
+    async fn ensure_tags(&mut self) {
+        if self.tags_for == self.table.meta.players {
+            return;
+        }
+        let ids = self.table.meta.players.clone();
+        let game = players::rated_kind(&self.table.meta.spec);
+        match self
+            .hub
+            .store()
+            .query(Query::Tags {
+                ids: ids.clone(),
+                game,
+            })
+            .await
+        {
+            Ok(Ok(Answer::Tags(tags))) => {
+                self.tags = tags;
+                self.tags_for = ids;
+            }
+            Ok(Ok(Answer::Msg(_))) => {}
+            Ok(Err(e)) => eprintln!("server: room {}: players not read: {e}", self.code),
+            Err(e) => eprintln!("server: room {}: players not read: {e}", self.code),
+        }
+    }
+
+    /// The player (0 or 1) sitting on `side` in the current game.
+    fn player_on(&self, side: crate::games::Side) -> usize {
+        usize::from(self.table.side_of(0) != side)
+    }
+
+    /// The current game, finished and not yet recorded, as the store
+    /// records it (the result is the table's own: no client message
+    /// carries one).
+    fn finished_game(&self, wall_ms: u64) -> Option<FinishedGame> {
+        let meta = &self.table.meta;
+        let outcome = meta.outcome?;
+        if self.recorded == Some(meta.game_no) {
+            return None;
+        }
+        let by_side = |side| meta.players[self.player_on(side)].clone();
+        Some(FinishedGame {
+            room: self.code.clone(),
+            game_no: meta.game_no,
+            spec: meta.spec,
+            start: meta.start.clone(),
+            plies: self.table.moves.len() as u32,
+            players: [
+                by_side(crate::games::Side::First),
+                by_side(crate::games::Side::Second),
+            ],
+            outcome,
+            rated: meta.rated,
+            moved: meta.moved,
+            clock_ms: meta.clock_ms,
+            finished_ms: wall_ms,
         })
     }
 
@@ -179,16 +283,43 @@ impl Room {
             .enumerate()
             .map(|(i, m)| ((self.saved_moves + i) as u32, m.clone()))
             .collect();
+        // A game that has just ended is recorded (with the ratings, when
+        // it counts) in the same transaction as its result.
+        let game = self.finished_game(now_ms());
         let result = self
             .hub
             .store()
-            .save(&self.code, &self.table.meta, false, new_moves)
+            .save_game(&self.code, &self.table.meta, false, new_moves, game.clone())
             .await;
-        self.hub.storage_result(&self.code, &result);
-        if result.is_ok() {
-            self.saved_moves = self.table.moves.len();
+        let counted = match result {
+            Ok(counted) => {
+                self.hub.storage_result(&self.code, &Ok(()));
+                counted
+            }
+            Err(e) => {
+                let failed = Err(e);
+                self.hub.storage_result(&self.code, &failed);
+                return failed;
+            }
+        };
+        self.saved_moves = self.table.moves.len();
+        if let Some(game) = game {
+            self.recorded = Some(game.game_no);
         }
-        result
+        if let Some(counted) = counted {
+            use crate::games::Side;
+            let shown = |r: f64| players::shown(r) as u32;
+            let before = [shown(counted[0].0.rating), shown(counted[1].0.rating)];
+            self.rated_before = Some((self.table.meta.game_no, before));
+            for side in [Side::First, Side::Second] {
+                let after = counted[side.index()].1;
+                if let Some(tag) = &mut self.tags[self.player_on(side)] {
+                    tag.rating = Some(shown(after.rating));
+                    tag.provisional = after.provisional();
+                }
+            }
+        }
+        Ok(())
     }
 
     /// Stores and announces whatever the timers say is due at `now` (a
@@ -340,6 +471,15 @@ impl Room {
     }
 
     async fn run(mut self, mut rx: mpsc::Receiver<RoomCmd>) {
+        self.serve(&mut rx).await;
+        if self.listed {
+            self.hub.live_game(&self.code, None);
+        }
+    }
+
+    async fn serve(&mut self, rx: &mut mpsc::Receiver<RoomCmd>) {
+        self.ensure_tags().await;
+        self.sync_listed(false);
         if std::mem::take(&mut self.resave)
             && self.settle(Instant::now()).await
             && self.table.running()
@@ -377,7 +517,7 @@ impl Room {
                     )));
                     cmd = None;
                 }
-                if self.expire(&mut rx).await {
+                if self.expire(rx).await {
                     return;
                 }
             }
@@ -399,7 +539,7 @@ impl Room {
                     // store refuses, and the invite stands.
                     if self.may_cancel(conn) {
                         let why = "the invite was cancelled by its creator".to_string();
-                        if self.delete(&mut rx, why).await {
+                        if self.delete(rx, why).await {
                             return;
                         }
                         if let Some(m) = self.members.iter().find(|m| m.conn.id == conn) {
@@ -428,7 +568,7 @@ impl Room {
             // or waiting for the friend) leaves memory; it stays stored and
             // is loaded again when someone asks for it.
             if self.leaves_at().is_some_and(|t| t <= Instant::now())
-                && self.hub.retire(&self.code, self.instance, &rx)
+                && self.hub.retire(&self.code, self.instance, rx)
             {
                 return;
             }
@@ -456,6 +596,7 @@ impl Room {
         // A timeout that is due happens before anyone looks (if it can be
         // stored; else the clock shows 0 until it is).
         self.settle(now).await;
+        self.ensure_tags().await;
         let refuse = |r: Refused| r.message();
         match how {
             Attach::Watch => {
@@ -472,7 +613,7 @@ impl Room {
                 conn.send(&self.state_msg(None, Event::Sync, now));
                 Ok(())
             }
-            Attach::Token(token, event) => {
+            Attach::Token(token, event, who) => {
                 let player = (0..2).find(|&p| {
                     self.table.meta.tokens[p]
                         .as_deref()
@@ -484,6 +625,24 @@ impl Room {
                         "this token holds no seat in this room",
                     )));
                 };
+                // A seat without an identity takes the one of the player
+                // who sits down with its token (a quick match's seats).
+                let mut named = false;
+                if let Some(who) = who.filter(|_| {
+                    self.table.meta.players[player].is_none() && self.table.meta.outcome.is_none()
+                }) {
+                    let other = &self.table.meta.players[1 - player];
+                    if !(self.table.meta.rated && other.as_deref() == Some(who.as_str())) {
+                        let before = self.snapshot(false);
+                        self.table.meta.players[player] = Some(who);
+                        if self.save(now, false).await.is_err() {
+                            self.restore(before);
+                        } else {
+                            named = true;
+                        }
+                        self.ensure_tags().await;
+                    }
+                }
                 let side = self.table.side_of(player);
                 let was_connected = self.connected(side);
                 self.members.push(Member {
@@ -503,6 +662,19 @@ impl Room {
                     },
                 });
                 conn.send(&self.state_msg(Some(side), event, now));
+                if named {
+                    // The others see who sat down.
+                    let others: Vec<u64> = self
+                        .members
+                        .iter()
+                        .map(|m| m.conn.id)
+                        .filter(|id| *id != conn.id)
+                        .collect();
+                    for id in others {
+                        self.send_full(id, Event::Sync, now);
+                    }
+                    self.sync_listed(true);
+                }
                 if !was_connected {
                     let msg = ServerMsg::Presence {
                         side,
@@ -512,7 +684,7 @@ impl Room {
                 }
                 Ok(())
             }
-            Attach::Join { key } => {
+            Attach::Join { key, player: who } => {
                 let key_ok = self
                     .table
                     .meta
@@ -531,16 +703,32 @@ impl Room {
                 if self.table.meta.outcome.is_some() {
                     return Err(refuse(no(Refusal::GameOver, "the game was called off")));
                 }
+                if self.table.meta.rated {
+                    let Some(who) = &who else {
+                        return Err(refuse(no(
+                            Refusal::NoIdentity,
+                            "a rated game needs a name: choose one first",
+                        )));
+                    };
+                    if self.table.meta.players[0].as_deref() == Some(who.as_str()) {
+                        return Err(refuse(no(
+                            Refusal::OwnChallenge,
+                            "this is your own rated invite: nobody plays themselves",
+                        )));
+                    }
+                }
                 let token = ids::random(ids::TOKEN_BYTES).map_err(|e| ServerMsg::Error {
                     code: ErrorCode::Server,
                     message: e,
                 })?;
                 let before = self.snapshot(false);
                 self.table.seat_friend(ids::seal(&token), now);
+                self.table.meta.players[1] = who;
                 if self.save(now, false).await.is_err() {
                     self.restore(before);
                     return Err(not_stored());
                 }
+                self.ensure_tags().await;
                 let side = self.table.side_of(1);
                 self.members.push(Member {
                     conn: conn.clone(),
