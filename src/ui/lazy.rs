@@ -273,6 +273,7 @@ impl Part {
             Part::Home => {
                 preload_home().await?;
                 preload_home_1().await?;
+                preload_home_2().await?;
             }
             // Each function keeps its own loader: the chunk is fetched
             // once, and each loader must see it in before its function
