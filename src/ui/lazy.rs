@@ -121,7 +121,16 @@ split!(online, preload_online: fn online(parts: Parts, link: OnlineLink) -> AnyV
     let setup = Callback::new(move |(driver, server): (Driver, String)| {
         parts.view(Part::Home, move || call!(lobby(driver, server)))
     });
-    view! { <super::online::OnlinePage link=link game=game setup=setup/> }.into_any()
+    let player = Callback::new(move |driver: Driver| {
+        parts.view(Part::Home, move || call!(player_page(driver)))
+    });
+    view! { <super::online::OnlinePage link=link game=game setup=setup player=player/> }.into_any()
+});
+
+// A player's page and the leaderboards (issue 37) in the home screen's
+// part too: a room's link does not fetch them.
+split!(home, preload_home_2: fn player_page(driver: Driver) -> AnyView {
+    view! { <super::online::player::PlayerPage driver=driver/> }.into_any()
 });
 
 // In the home screen's part: both list your online games, and a room's
@@ -264,6 +273,7 @@ impl Part {
             Part::Home => {
                 preload_home().await?;
                 preload_home_1().await?;
+                preload_home_2().await?;
             }
             // Each function keeps its own loader: the chunk is fetched
             // once, and each loader must see it in before its function

@@ -94,6 +94,8 @@ pub struct Settings {
     pub online_game: GameKind,
     pub online_clock_secs: u32,
     pub online_side: SideChoice,
+    /// Rated (issue 37): quick match and invites are casual unless chosen.
+    pub online_rated: bool,
 }
 
 impl Default for Settings {
@@ -114,6 +116,7 @@ impl Default for Settings {
             online_game: GameKind::Ataxx,
             online_clock_secs: crate::protocol::online::DEFAULT_CLOCK_SECS,
             online_side: SideChoice::Random,
+            online_rated: false,
         }
     }
 }

@@ -197,6 +197,7 @@ fn link_error(lang: Lang, e: &LinkError) -> String {
         LinkError::BadKey(k) => t!(lang, "online.link.bad_key", key = k),
         LinkError::BadServer(s) => t!(lang, "online.link.bad_server", server = s),
         LinkError::Ambiguous => t!(lang, "online.link.ambiguous").to_string(),
+        LinkError::BadPlayer(s) => t!(lang, "online.link.bad_player", who = s),
     }
 }
 

@@ -17,6 +17,9 @@ pub enum Route {
     Room { room: String },
     /// `?watch=ROOM`: watch, read-only.
     Watch { room: String },
+    /// `?player=NAME` or `?player=ID`: a player's page (issue 37): ratings,
+    /// their history, their games, and the leaderboards.
+    Player { who: String },
 }
 
 /// Why an online link cannot be opened.
@@ -30,7 +33,13 @@ pub enum LinkError {
     BadServer(String),
     /// Both `online` and `watch`, or another contradiction.
     Ambiguous,
+    /// `?player=` names nobody (empty, or longer than any name or id).
+    BadPlayer(String),
 }
+
+/// The longest `?player=` value read (a name is at most 20 characters
+/// after normalisation, an id 16; a little room for the typed form).
+pub const MAX_PLAYER_CHARS: usize = 64;
 
 impl From<BadServer> for LinkError {
     fn from(BadServer(text): BadServer) -> Self {
@@ -63,6 +72,18 @@ pub fn route_of(params: &[(String, String)]) -> Result<Option<Route>, LinkError>
     let watch = param(params, "watch");
     if let Some(server) = param(params, "server") {
         validate_server_url(server)?;
+    }
+    if let Some(who) = param(params, "player") {
+        if online.is_some() || watch.is_some() {
+            return Err(LinkError::Ambiguous);
+        }
+        let trimmed = who.trim();
+        if trimmed.is_empty() || trimmed.chars().count() > MAX_PLAYER_CHARS {
+            return Err(LinkError::BadPlayer(who.into()));
+        }
+        return Ok(Some(Route::Player {
+            who: trimmed.to_string(),
+        }));
     }
     let room = |text: &str| normalize_code(text).ok_or_else(|| LinkError::BadRoom(text.into()));
     Ok(Some(match (online, watch) {
@@ -110,6 +131,11 @@ pub fn invite_query(room: &str, key: &str, server: Option<&str>) -> String {
 /// The query of a spectator link.
 pub fn watch_query(room: &str, server: Option<&str>) -> String {
     with_server(format!("?watch={room}"), server)
+}
+
+/// The query of a player's page.
+pub fn player_query(who: &str, server: Option<&str>) -> String {
+    with_server(format!("?player={}", encode_component(who)), server)
 }
 
 /// The query of your own game's page (reload reopens it).
@@ -167,6 +193,7 @@ impl OnlineLink {
             Route::Join { room, key } => invite_query(room, key, server),
             Route::Room { room } => room_query(room, server),
             Route::Watch { room } => watch_query(room, server),
+            Route::Player { who } => player_query(who, server),
         }
     }
 }
@@ -277,6 +304,36 @@ mod tests {
         assert_eq!(
             link_on("http://127.0.0.1:8080/", &invite_query(ROOM, KEY, None)),
             "http://127.0.0.1:8080/?online=abcdefghijklmnop&key=qrstuvwxyz234567"
+        );
+    }
+
+    /// Issue 37: `?player=` opens a player's page by name (any script,
+    /// spaces) or id, and writes itself back the same way.
+    #[test]
+    fn player_links_name_a_player() {
+        let p = vec![("player".to_string(), " Ana Lee ".to_string())];
+        let link = OnlineLink::from_params(&p).unwrap().unwrap();
+        assert_eq!(
+            link.route,
+            Route::Player {
+                who: "Ana Lee".into()
+            }
+        );
+        assert_eq!(link.query(), "?player=Ana%20Lee");
+        let p = vec![("player".to_string(), "Ана".to_string())];
+        assert_eq!(
+            route_of(&p),
+            Ok(Some(Route::Player {
+                who: "Ана".into()
+            }))
+        );
+        for bad in ["", "   ", &"x".repeat(65)] {
+            let p = vec![("player".to_string(), bad.to_string())];
+            assert_eq!(route_of(&p), Err(LinkError::BadPlayer(bad.into())));
+        }
+        assert_eq!(
+            route_of(&params(&format!("?player=ana&watch={ROOM}"))),
+            Err(LinkError::Ambiguous)
         );
     }
 }

@@ -10,24 +10,31 @@
 //! brings the server's state back (`refused` is followed by `state`).
 
 use crate::games::any::Variant;
+use crate::games::GameKind;
 use crate::games::{Illegal, Outcome, Side};
 use crate::protocol::online::{
-    ClientMsg, ErrorCode, Event, GameState, Refusal, ServerMsg, SideChoice, Status,
-    PROTOCOL_VERSION,
+    BoardRow, ChallengeInfo, ClientMsg, ErrorCode, Event, GameState, GameSummary, LiveGame,
+    PlayerTag, RatingHistory, RatingInfo, Refusal, ServerMsg, SideChoice, Status, PROTOCOL_VERSION,
 };
 
+use super::identity::Me;
 use super::timing::{backoff_ms, left_now};
 
 /// What this tab wants from the server; it is asked again after every
 /// reconnection, so a dropped connection picks up where it was.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Intent {
-    /// Nothing (the setup screen, or stopped after a halt).
+    /// Nothing (stopped after a halt, or left the page).
     Idle,
+    /// The setup screen (issue 37): a connection for the player's
+    /// identity (register, identify, rename) that follows the lobby.
+    Lobby,
     Create {
         game: Variant,
         clock_secs: u32,
         side: SideChoice,
+        /// A rated game: invites are casual unless the player asks.
+        rated: bool,
     },
     Join {
         room: String,
@@ -44,6 +51,13 @@ pub enum Intent {
     QuickMatch {
         game: Variant,
         clock_secs: u32,
+        /// Paired only with players who asked the same (rated or casual).
+        rated: bool,
+    },
+    /// A player's page (by id or name), one page of their games.
+    Player {
+        who: String,
+        page: u32,
     },
 }
 
@@ -52,23 +66,30 @@ impl Intent {
     pub fn message(&self) -> Option<ClientMsg> {
         Some(match self.clone() {
             Intent::Idle => return None,
+            Intent::Lobby => ClientMsg::Lobby,
+            Intent::Player { who, page } => ClientMsg::Player { who, page },
             Intent::Create {
                 game,
                 clock_secs,
                 side,
+                rated,
             } => ClientMsg::Create {
                 game,
                 clock_secs: Some(clock_secs),
                 side,
-                rated: false,
+                rated,
             },
             Intent::Join { room, key } => ClientMsg::Join { room, key },
             Intent::Seat { room, token } => ClientMsg::Reconnect { room, token },
             Intent::Watch { room } => ClientMsg::Watch { room },
-            Intent::QuickMatch { game, clock_secs } => ClientMsg::QuickMatch {
+            Intent::QuickMatch {
+                game,
+                clock_secs,
+                rated,
+            } => ClientMsg::QuickMatch {
                 game,
                 clock_secs: Some(clock_secs),
-                rated: false,
+                rated,
             },
         })
     }
@@ -151,6 +172,71 @@ pub enum Effect {
     Forget { room: String },
     /// Close the WebSocket and do not reconnect.
     Stop,
+    /// Keep this identity on the device (the server sent its secret,
+    /// once, on `register`, or a recovery code proved good).
+    KeepIdentity {
+        secret: String,
+        id: String,
+        name: String,
+    },
+}
+
+/// A player's page as the server sent it (`player_page`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlayerView {
+    pub player: PlayerTag,
+    pub ratings: Vec<RatingInfo>,
+    pub history: Vec<RatingHistory>,
+    pub games: Vec<GameSummary>,
+    pub page: u32,
+    pub pages: u32,
+}
+
+/// A finished game from the server's archive, to open in review.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Archived {
+    pub game: GameSummary,
+    pub start: String,
+    pub moves: Vec<String>,
+}
+
+/// An identity request in flight ([`OnlineSession::identity_busy`]).
+#[derive(Clone, Debug, PartialEq)]
+pub enum IdentityAsk {
+    /// `identify` with the secret kept on this device.
+    Identify,
+    /// `identify` with a recovery code typed here.
+    Recover(String),
+    Register,
+    Rename,
+}
+
+/// Why the last identity request failed, for the name dialog.
+#[derive(Clone, Debug, PartialEq)]
+pub struct IdentityProblem {
+    pub ask: IdentityAsk,
+    pub code: Refusal,
+    /// The server's English reason (shown when the code is unknown here).
+    pub reason: String,
+}
+
+/// Whether a refusal answers an identity request (never a room's).
+fn identity_refusal(code: Refusal) -> bool {
+    matches!(
+        code,
+        Refusal::BadIdentity
+            | Refusal::NoIdentity
+            | Refusal::NameTooShort
+            | Refusal::NameTooLong
+            | Refusal::NameCharacter
+            | Refusal::NameSeparators
+            | Refusal::NameMarks
+            | Refusal::NameMixedScripts
+            | Refusal::NameReserved
+            | Refusal::NameTaken
+            | Refusal::RenameTooSoon
+            | Refusal::TooMany
+    )
 }
 
 /// A finished online game as the page keeps it ([`OnlineSession::finished`]).
@@ -218,6 +304,27 @@ pub struct OnlineSession {
     /// The game asked for or being played (known before the first state
     /// when creating or matching).
     pub game: Option<Variant>,
+    /// The secret this device keeps for the server: sent with `identify`
+    /// on every connection, before anything else.
+    pub secret: Option<String>,
+    /// This connection's identity, once the server has said.
+    pub me: Option<Me>,
+    /// An identity request waiting for its answer.
+    pub identity_busy: Option<IdentityAsk>,
+    pub identity_problem: Option<IdentityProblem>,
+    /// The lobby as last sent (open challenges, live games).
+    pub lobby: Option<(Vec<ChallengeInfo>, Vec<LiveGame>)>,
+    /// The server does not offer the lobby or player pages (an older
+    /// server).
+    pub lobby_unavailable: bool,
+    /// This tab's challenge in the lobby, once posted.
+    pub my_challenge: Option<String>,
+    /// The player's page asked for, once it came.
+    pub player: Option<PlayerView>,
+    /// Leaderboards as they came, one per game.
+    pub leaderboards: Vec<(GameKind, Vec<BoardRow>)>,
+    /// The archived game last asked for.
+    pub archive: Option<Archived>,
 }
 
 impl Default for OnlineSession {
@@ -233,6 +340,18 @@ impl OnlineSession {
             Intent::Create { game, .. } | Intent::QuickMatch { game, .. } => Some(*game),
             _ => None,
         };
+        OnlineSession::build(intent, game)
+    }
+
+    /// A session that wants `intent` and identifies with `secret` (kept on
+    /// this device) on every connection.
+    pub fn identified(intent: Intent, secret: Option<String>) -> Self {
+        let mut s = OnlineSession::new(intent);
+        s.secret = secret;
+        s
+    }
+
+    fn build(intent: Intent, game: Option<Variant>) -> Self {
         OnlineSession {
             game,
             intent,
@@ -251,6 +370,16 @@ impl OnlineSession {
             flash: None,
             halt: None,
             auto_resume_ms: None,
+            secret: None,
+            me: None,
+            identity_busy: None,
+            identity_problem: None,
+            lobby: None,
+            lobby_unavailable: false,
+            my_challenge: None,
+            player: None,
+            leaderboards: Vec::new(),
+            archive: None,
         }
     }
 
@@ -284,6 +413,10 @@ impl OnlineSession {
         self.entered = false;
         self.queued = false;
         self.pending = None;
+        // Asked again on the next connection (identify comes with the
+        // welcome); a challenge leaves the lobby with its connection.
+        self.identity_busy = None;
+        self.my_challenge = None;
         if !self.wants_connection() {
             self.connection = Connection::Down;
             return None;
@@ -356,6 +489,12 @@ impl OnlineSession {
                 self.connection = Connection::Open;
                 self.ever_open = true;
                 self.auto_resume_ms = Some(limits.auto_resume_ms);
+                // Who this is comes first, so a rated game or a challenge
+                // asked next is this identity's.
+                if let Some(secret) = self.secret.clone() {
+                    self.identity_busy = Some(IdentityAsk::Identify);
+                    out.push(Effect::Send(ClientMsg::Identify { secret }));
+                }
                 if let Some(m) = self.intent.message() {
                     out.push(Effect::Send(m));
                 }
@@ -427,6 +566,12 @@ impl OnlineSession {
                 self.taken_at = now - self.travel_time(state.clock.at_ms, now);
                 self.state = Some(state);
             }
+            ServerMsg::Refused { code, reason, .. }
+                if identity_refusal(code) && self.identity_busy.is_some() =>
+            {
+                let ask = self.identity_busy.take().expect("checked");
+                self.identity_problem = Some(IdentityProblem { ask, code, reason });
+            }
             ServerMsg::Refused { code, reason, why } => {
                 self.pending = None;
                 let entering = !self.entered
@@ -436,7 +581,8 @@ impl OnlineSession {
                             | Intent::Seat { .. }
                             | Intent::Watch { .. }
                             | Intent::Create { .. }
-                    );
+                    )
+                    || (matches!(self.intent, Intent::Player { .. }) && self.player.is_none());
                 let queue_noise = matches!(code, Refusal::AlreadyQueued | Refusal::NotQueued);
                 let quick_refused = matches!(self.intent, Intent::QuickMatch { .. })
                     && !self.queued
@@ -460,6 +606,12 @@ impl OnlineSession {
                     self.halt = Some(Halt::Version(message));
                     self.intent = Intent::Idle;
                     out.push(Effect::Stop);
+                } else if code == ErrorCode::UnknownType
+                    && matches!(self.intent, Intent::Lobby | Intent::Player { .. })
+                {
+                    // An older server: no lobby or player pages (the
+                    // identity still works).
+                    self.lobby_unavailable = true;
                 } else {
                     self.flash = Some((Flash::Error { code, message }, now));
                     // A message that went astray may have been a move: ask again.
@@ -483,15 +635,62 @@ impl OnlineSession {
                     self.clock_sample(sent, server_ms, now);
                 }
             }
-            // Issue 37's answers come only when asked for (not yet).
-            ServerMsg::Identity { .. }
-            | ServerMsg::PlayerPage { .. }
-            | ServerMsg::Leaderboard { .. }
-            | ServerMsg::Lobby { .. }
-            | ServerMsg::ChallengePosted { .. }
-            | ServerMsg::ChallengeCancelled
-            | ServerMsg::Archive { .. }
-            | ServerMsg::Unknown => {}
+            ServerMsg::Identity {
+                player,
+                secret,
+                ratings,
+                rename_in_ms,
+            } => {
+                let ask = self.identity_busy.take();
+                if let Some(secret) = secret {
+                    self.secret = Some(secret);
+                } else if let Some(IdentityAsk::Recover(code)) = ask {
+                    self.secret = Some(code);
+                }
+                if let Some(secret) = self.secret.clone() {
+                    out.push(Effect::KeepIdentity {
+                        secret,
+                        id: player.id.clone(),
+                        name: player.name.clone(),
+                    });
+                }
+                self.identity_problem = None;
+                self.me = Some(Me {
+                    player,
+                    ratings,
+                    rename_at: now + rename_in_ms as f64,
+                });
+            }
+            ServerMsg::Lobby { challenges, games } => {
+                self.lobby = Some((challenges, games));
+            }
+            ServerMsg::ChallengePosted { id } => self.my_challenge = Some(id),
+            ServerMsg::ChallengeCancelled => self.my_challenge = None,
+            ServerMsg::PlayerPage {
+                player,
+                ratings,
+                history,
+                games,
+                page,
+                pages,
+            } => {
+                self.player = Some(PlayerView {
+                    player,
+                    ratings,
+                    history,
+                    games,
+                    page,
+                    pages,
+                });
+            }
+            ServerMsg::Leaderboard { game, rows } => {
+                self.leaderboards.retain(|(g, _)| *g != game);
+                self.leaderboards.push((game, rows));
+            }
+            ServerMsg::Archive { game, start, moves } => {
+                self.archive = Some(Archived { game, start, moves });
+            }
+            ServerMsg::Unknown => {}
         }
         out
     }
@@ -516,6 +715,101 @@ impl OnlineSession {
             outcome: s.outcome?,
             you: s.you,
         })
+    }
+
+    /// Whether a request can go out now.
+    fn open(&self) -> bool {
+        self.connection == Connection::Open
+    }
+
+    /// An identity request, if the connection is open and none is in
+    /// flight.
+    fn ask_identity(&mut self, ask: IdentityAsk, msg: ClientMsg) -> Vec<Effect> {
+        if !self.open() || self.identity_busy.is_some() {
+            return Vec::new();
+        }
+        self.identity_problem = None;
+        self.identity_busy = Some(ask);
+        vec![Effect::Send(msg)]
+    }
+
+    /// A new identity named `name` (the server checks the name).
+    pub fn register(&mut self, name: String) -> Vec<Effect> {
+        self.ask_identity(IdentityAsk::Register, ClientMsg::Register { name })
+    }
+
+    /// A new name for this identity (the server limits how often).
+    pub fn rename(&mut self, name: String) -> Vec<Effect> {
+        if self.me.is_none() {
+            return Vec::new();
+        }
+        self.ask_identity(IdentityAsk::Rename, ClientMsg::Rename { name })
+    }
+
+    /// Becomes the identity of a recovery code typed here; `None` (and
+    /// nothing sent) when the text cannot be a recovery code.
+    pub fn recover(&mut self, typed: &str) -> Option<Vec<Effect>> {
+        let secret = super::identity::parse_recovery_code(typed)?;
+        Some(self.ask_identity(
+            IdentityAsk::Recover(secret.clone()),
+            ClientMsg::Identify { secret },
+        ))
+    }
+
+    /// Another page of the player's games (asked again after a reconnect).
+    pub fn player_page(&mut self, page: u32) -> Vec<Effect> {
+        let Intent::Player { who, .. } = &self.intent else {
+            return Vec::new();
+        };
+        self.intent = Intent::Player {
+            who: who.clone(),
+            page,
+        };
+        match self.intent.message() {
+            Some(m) if self.open() => vec![Effect::Send(m)],
+            _ => Vec::new(),
+        }
+    }
+
+    /// Asks for a message whose answer is kept here (a leaderboard, an
+    /// archived game), if the connection is open.
+    pub fn ask(&mut self, msg: ClientMsg) -> Vec<Effect> {
+        if matches!(msg, ClientMsg::Archive { .. }) {
+            self.archive = None;
+        }
+        if self.open() {
+            vec![Effect::Send(msg)]
+        } else {
+            Vec::new()
+        }
+    }
+
+    /// Posts an open challenge in the lobby.
+    pub fn challenge(&self, game: Variant, clock_secs: u32, rated: bool) -> Vec<Effect> {
+        if !self.open() || self.intent != Intent::Lobby || self.my_challenge.is_some() {
+            return Vec::new();
+        }
+        vec![Effect::Send(ClientMsg::Challenge {
+            game,
+            clock_secs: Some(clock_secs),
+            rated,
+        })]
+    }
+
+    /// Withdraws this tab's challenge.
+    pub fn cancel_challenge(&self) -> Vec<Effect> {
+        if !self.open() || self.my_challenge.is_none() {
+            return Vec::new();
+        }
+        vec![Effect::Send(ClientMsg::CancelChallenge)]
+    }
+
+    /// Takes the seat a challenge offers.
+    pub fn take_challenge(&self, id: String) -> Vec<Effect> {
+        if !self.open() || self.intent != Intent::Lobby {
+            return Vec::new();
+        }
+        vec![Effect::Send(ClientMsg::TakeChallenge { id })]
     }
 
     /// Your side, when you have a seat in the room on screen.
@@ -715,6 +1009,7 @@ mod tests {
                 game,
                 clock_secs: 30,
                 side: SideChoice::Second,
+                rated: false,
             });
             s.connecting();
             s.opened(0.0);
@@ -762,6 +1057,7 @@ mod tests {
             game,
             clock_secs: 30,
             side: SideChoice::First,
+            rated: false,
         });
         s.connecting();
         assert_eq!(
@@ -1007,6 +1303,7 @@ mod tests {
         let mut s = OnlineSession::new(Intent::QuickMatch {
             game,
             clock_secs: 30,
+            rated: false,
         });
         s.opened(0.0);
         assert_eq!(
@@ -1069,6 +1366,7 @@ mod tests {
         let mut c = OnlineSession::new(Intent::QuickMatch {
             game,
             clock_secs: 30,
+            rated: false,
         });
         c.receive(welcome(), 0.0);
         c.receive(
@@ -1344,5 +1642,271 @@ mod tests {
         broken.outcome = None;
         s.receive(ServerMsg::State(broken), 4.0);
         assert_eq!(s.finished(), None);
+    }
+
+    fn me(name: &str, secret: Option<&str>, rename_in_ms: u64) -> ServerMsg {
+        ServerMsg::Identity {
+            player: crate::protocol::online::PlayerTag {
+                id: "pppppppppppppppp".into(),
+                name: name.into(),
+                rating: Some(1500),
+                provisional: true,
+            },
+            secret: secret.map(str::to_string),
+            ratings: Vec::new(),
+            rename_in_ms,
+        }
+    }
+
+    const SECRET: &str = "abcdefghijklmnopqrstuvwxyz234567";
+
+    /// Issue 37: a kept secret identifies before anything else on every
+    /// connection, so a rated game asked next is this identity's.
+    #[test]
+    fn a_kept_identity_is_sent_first_on_every_connection() {
+        let mut s = OnlineSession::identified(Intent::Lobby, Some(SECRET.into()));
+        for _ in 0..2 {
+            s.connecting();
+            s.opened(0.0);
+            let out = s.receive(welcome(), 1.0);
+            assert_eq!(
+                sends(&out),
+                vec![
+                    ClientMsg::Identify {
+                        secret: SECRET.into()
+                    },
+                    ClientMsg::Lobby
+                ]
+            );
+            s.receive(me("Ana", None, 0), 2.0);
+            assert_eq!(s.me.as_ref().map(|m| m.player.name.as_str()), Some("Ana"));
+            assert_eq!(s.identity_busy, None);
+            s.closed(3.0);
+        }
+        // Without one, nothing is sent but the intent.
+        let mut s = OnlineSession::new(Intent::Lobby);
+        s.opened(0.0);
+        assert_eq!(sends(&s.receive(welcome(), 1.0)), vec![ClientMsg::Lobby]);
+    }
+
+    /// Registering keeps the secret the server sends once; a refused name
+    /// is the name dialog's problem, never a halt of the page.
+    #[test]
+    fn register_keeps_the_secret_and_a_refused_name_is_shown_not_halted() {
+        let mut s = OnlineSession::new(Intent::Lobby);
+        assert!(s.register("Ana".into()).is_empty(), "not connected yet");
+        s.opened(0.0);
+        s.receive(welcome(), 1.0);
+        let out = s.register("A".into());
+        assert_eq!(sends(&out), vec![ClientMsg::Register { name: "A".into() }]);
+        assert!(s.register("Again".into()).is_empty(), "one at a time");
+        let out = s.receive(
+            ServerMsg::Refused {
+                code: Refusal::NameTooShort,
+                reason: "a name has 2 to 20 characters".into(),
+                why: None,
+            },
+            2.0,
+        );
+        assert!(out.is_empty());
+        assert_eq!(s.halt, None);
+        assert_eq!(s.intent, Intent::Lobby);
+        let p = s.identity_problem.clone().expect("shown");
+        assert_eq!(
+            (p.ask, p.code),
+            (IdentityAsk::Register, Refusal::NameTooShort)
+        );
+        s.register("Ana".into());
+        assert_eq!(s.identity_problem, None, "a new try clears it");
+        let out = s.receive(me("Ana", Some(SECRET), 86_400_000), 3.0);
+        assert_eq!(
+            out,
+            vec![Effect::KeepIdentity {
+                secret: SECRET.into(),
+                id: "pppppppppppppppp".into(),
+                name: "Ana".into()
+            }]
+        );
+        assert_eq!(s.secret.as_deref(), Some(SECRET));
+        assert_eq!(s.me.as_ref().map(|m| m.rename_at), Some(86_400_003.0));
+        // Renamed: the device keeps the new name with the same secret.
+        s.rename("Anna".into());
+        let out = s.receive(me("Anna", None, 86_400_000), 4.0);
+        assert!(
+            matches!(&out[..], [Effect::KeepIdentity { name, secret, .. }] if name == "Anna" && secret == SECRET)
+        );
+    }
+
+    /// A recovery code typed here is checked before it is sent, and kept
+    /// once the server knows it; an unknown one changes nothing here.
+    #[test]
+    fn a_recovery_code_becomes_this_devices_identity_once_the_server_knows_it() {
+        let mut s = OnlineSession::new(Intent::Lobby);
+        s.opened(0.0);
+        s.receive(welcome(), 1.0);
+        assert_eq!(s.recover("abcd-efgh"), None);
+        assert_eq!(s.identity_busy, None);
+        let out = s
+            .recover("ABCD-EFGH-IJKL-MNOP-QRST-UVWX-YZ23-4567")
+            .unwrap();
+        assert_eq!(
+            sends(&out),
+            vec![ClientMsg::Identify {
+                secret: SECRET.into()
+            }]
+        );
+        s.receive(
+            ServerMsg::Refused {
+                code: Refusal::BadIdentity,
+                reason: "no such identity".into(),
+                why: None,
+            },
+            2.0,
+        );
+        assert_eq!(s.secret, None, "an unknown code is not kept");
+        assert_eq!(
+            s.identity_problem.as_ref().map(|p| p.code),
+            Some(Refusal::BadIdentity)
+        );
+        s.recover(&recovery(SECRET)).unwrap();
+        let out = s.receive(me("Ana", None, 0), 3.0);
+        assert!(matches!(&out[..], [Effect::KeepIdentity { secret, .. }] if secret == SECRET));
+    }
+
+    fn recovery(secret: &str) -> String {
+        super::super::identity::recovery_code(secret)
+    }
+
+    /// Room refusals still halt as before: an identity code only answers an
+    /// identity request (a rated game without a name is refused to enter).
+    #[test]
+    fn no_identity_for_a_rated_game_is_a_refusal_to_enter() {
+        let mut s = OnlineSession::new(Intent::QuickMatch {
+            game: Variant::Ataxx(AtaxxRules::default()),
+            clock_secs: 30,
+            rated: true,
+        });
+        s.opened(0.0);
+        let out = s.receive(welcome(), 1.0);
+        assert!(matches!(
+            &sends(&out)[..],
+            [ClientMsg::QuickMatch { rated: true, .. }]
+        ));
+        s.receive(
+            ServerMsg::Refused {
+                code: Refusal::NoIdentity,
+                reason: "rated games need a name".into(),
+                why: None,
+            },
+            2.0,
+        );
+        assert!(matches!(
+            s.halt,
+            Some(Halt::Refused {
+                code: Refusal::NoIdentity,
+                ..
+            })
+        ));
+    }
+
+    /// The lobby: an older server's "unknown type" is no error on the
+    /// setup screen; challenges are posted, followed and withdrawn.
+    #[test]
+    fn the_lobby_is_followed_and_an_older_server_is_quietly_without_one() {
+        let mut s = OnlineSession::new(Intent::Lobby);
+        s.opened(0.0);
+        s.receive(welcome(), 1.0);
+        s.receive(
+            ServerMsg::Error {
+                code: ErrorCode::UnknownType,
+                message: "this server does not offer lobby yet".into(),
+            },
+            2.0,
+        );
+        assert!(s.lobby_unavailable);
+        assert_eq!(s.flash, None);
+        let game = Variant::Ataxx(AtaxxRules::default());
+        let out = s.challenge(game, 30, true);
+        assert_eq!(
+            sends(&out),
+            vec![ClientMsg::Challenge {
+                game,
+                clock_secs: Some(30),
+                rated: true
+            }]
+        );
+        s.receive(ServerMsg::ChallengePosted { id: "c1".into() }, 3.0);
+        assert!(s.challenge(game, 30, true).is_empty(), "one at a time");
+        assert_eq!(
+            sends(&s.cancel_challenge()),
+            vec![ClientMsg::CancelChallenge]
+        );
+        s.receive(ServerMsg::ChallengeCancelled, 4.0);
+        assert_eq!(s.my_challenge, None);
+        s.receive(
+            ServerMsg::Lobby {
+                challenges: Vec::new(),
+                games: Vec::new(),
+            },
+            5.0,
+        );
+        assert_eq!(s.lobby, Some((Vec::new(), Vec::new())));
+        assert_eq!(
+            sends(&s.take_challenge("c2".into())),
+            vec![ClientMsg::TakeChallenge { id: "c2".into() }]
+        );
+    }
+
+    /// A player's page: shown when it comes, an unknown player is a
+    /// refusal to enter, and an older server says it has no such pages.
+    #[test]
+    fn a_players_page_comes_or_says_why_not() {
+        let intent = Intent::Player {
+            who: "Ana".into(),
+            page: 0,
+        };
+        let mut s = OnlineSession::new(intent.clone());
+        s.opened(0.0);
+        assert_eq!(
+            sends(&s.receive(welcome(), 1.0)),
+            vec![ClientMsg::Player {
+                who: "Ana".into(),
+                page: 0
+            }]
+        );
+        s.receive(
+            ServerMsg::Refused {
+                code: Refusal::NoSuchPlayer,
+                reason: "no such player".into(),
+                why: None,
+            },
+            2.0,
+        );
+        assert!(matches!(
+            s.halt,
+            Some(Halt::Refused {
+                code: Refusal::NoSuchPlayer,
+                ..
+            })
+        ));
+        let mut s = OnlineSession::new(intent);
+        s.opened(0.0);
+        s.receive(welcome(), 1.0);
+        s.receive(
+            ServerMsg::Error {
+                code: ErrorCode::UnknownType,
+                message: "not yet".into(),
+            },
+            2.0,
+        );
+        assert!(s.lobby_unavailable);
+        assert_eq!((s.halt.clone(), s.flash.clone()), (None, None));
+        assert_eq!(
+            sends(&s.player_page(2)),
+            vec![ClientMsg::Player {
+                who: "Ana".into(),
+                page: 2
+            }]
+        );
     }
 }

@@ -62,6 +62,9 @@ pub fn ConnectionBanner(driver: Driver, server: StoredValue<String>) -> impl Int
     let connection_line = move || {
         let lang = lang.get();
         session.with(|s| match s.connection {
+            // The setup screen's own line says when the server is down
+            // (its connection is for the name and the lobby only).
+            _ if s.intent == Intent::Lobby => None,
             Connection::Open => None,
             Connection::Down => None,
             Connection::Connecting { attempt: 0 } if !s.ever_open => {
@@ -96,7 +99,9 @@ pub fn MatchingCard(driver: Driver, on_cancel: Callback<()>) -> impl IntoView {
     let lang = use_lang();
     let session = driver.session;
     let asked = session.with_untracked(|s| match &s.intent {
-        Intent::QuickMatch { game, clock_secs } => Some((game.kind(), *clock_secs)),
+        Intent::QuickMatch {
+            game, clock_secs, ..
+        } => Some((game.kind(), *clock_secs)),
         _ => None,
     });
     let what = move || {

@@ -7,14 +7,20 @@
 //! the page's own. The logic without the browser (links, backoff, clock,
 //! the session) is [`crate::client::online`]. This file is the page:
 //! which of the parts below it shows for the session's state. [`socket`]
-//! drives the WebSocket, [`seats`] keeps seat tokens, [`setup`] is the
+//! drives the WebSocket, [`seats`] keeps seat tokens, [`me`] the player's
+//! identity, [`identity`] is the name card, [`lobby`] the open challenges
+//! and live games, [`setup`] is the
 //! setup form and your online games, [`cards`] the cards around a room
 //! (connection, matching, problem, invite), [`room`] shows a game and
 //! [`text`] words the protocol's values; every text comes from the
 //! `online.*` keys of the language tables.
 
 pub mod cards;
+pub mod identity;
+pub mod lobby;
+pub mod me;
 pub mod panel;
+pub mod player;
 pub mod probe;
 pub mod room;
 pub mod seats;
@@ -45,8 +51,13 @@ enum Showing {
     Connecting,
     Matching,
     Invite,
-    Game { spec: Variant, game_no: u32 },
+    Game {
+        spec: Variant,
+        game_no: u32,
+    },
     Halted(Halt),
+    /// A player's page and the leaderboards.
+    Player,
 }
 
 /// What the page for `route` asks the server for, and where: a seat kept
@@ -56,7 +67,8 @@ enum Showing {
 fn open_route(link: &OnlineLink, setting_server: &str) -> (Intent, String, bool) {
     let linked = || server_for(link.server.as_deref(), setting_server);
     match &link.route {
-        Route::Setup => (Intent::Idle, linked(), false),
+        // The setup holds a connection for the player's name and the lobby.
+        Route::Setup => (Intent::Lobby, linked(), false),
         Route::Join { room, key } => match seats::joined(room) {
             Some(s) => (
                 Intent::Seat {
@@ -90,6 +102,14 @@ fn open_route(link: &OnlineLink, setting_server: &str) -> (Intent, String, bool)
             None => (Intent::Watch { room: room.clone() }, linked(), true),
         },
         Route::Watch { room } => (Intent::Watch { room: room.clone() }, linked(), false),
+        Route::Player { who } => (
+            Intent::Player {
+                who: who.clone(),
+                page: 0,
+            },
+            linked(),
+            false,
+        ),
     }
 }
 
@@ -108,7 +128,8 @@ fn showing(s: &OnlineSession) -> Showing {
         };
     }
     match s.intent {
-        Intent::Idle => Showing::Setup,
+        Intent::Idle | Intent::Lobby => Showing::Setup,
+        Intent::Player { .. } => Showing::Player,
         Intent::QuickMatch { .. } => Showing::Matching,
         _ => Showing::Connecting,
     }
@@ -123,6 +144,8 @@ pub fn OnlinePage(
     link: OnlineLink,
     game: Callback<(Driver, Variant), AnyView>,
     setup: Callback<(Driver, String), AnyView>,
+    /// Draws a player's page (from a chunk of its own, as `setup`).
+    player: Callback<Driver, AnyView>,
 ) -> impl IntoView {
     let settings = expect_context::<RwSignal<Settings>>();
     let nav = expect_context::<Nav>();
@@ -186,6 +209,7 @@ pub fn OnlinePage(
         Showing::Invite => view! { <InviteCard driver=driver server=server.get_value() on_cancel=Callback::new(move |_| withdraw())/> }
         .into_any(),
         Showing::Game { spec, .. } => game.run((driver, spec)),
+        Showing::Player => player.run(driver),
         Showing::Halted(p) => {
             let watch_room = match (&p, &link.route) {
                 (Halt::Refused { code: crate::protocol::online::Refusal::RoomFull, .. }, Route::Join { room, .. }) => Some(room.clone()),

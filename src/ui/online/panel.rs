@@ -130,6 +130,7 @@ pub fn OnlinePanel(
         <aside class="panel">
             <div class="online-bar">
                 {role}
+                <span class="muted" data-testid="rated-line">{move || room.rated_line()}</span>
                 <span class="muted" data-testid="spectators">{move || room.spectators_line()}</span>
             </div>
             <Show when=move || you.get().is_some() && !room.over()>

@@ -89,6 +89,30 @@ fn saved_of<G: UiGame>(rules: &G::Rules, f: &Finished, server: &str) -> Option<S
     })
 }
 
+/// Opens a finished online game in review (issue 37: a game from a
+/// player's page, sent by the server's `archive`): kept in Recent games
+/// as watched (`you: None`), then shown like a finished local game.
+/// `false` when the server's moves do not replay.
+pub fn open_in_review(nav: Nav, f: &Finished, server: &str) -> bool {
+    let Some(game) = crate::with_variant!(f.game, G, rules => saved_of::<G>(&rules, f, server))
+    else {
+        return false;
+    };
+    store::save_game(game.clone());
+    nav.go(Page::Play(Setup {
+        kind: game.kind,
+        query: game.query,
+        opponent: None,
+        id: game.id,
+        resume: Some(Resume {
+            left_ms: None,
+            outcome: game.outcome,
+            you: f.you,
+        }),
+    }));
+    true
+}
+
 /// One online game.
 #[component]
 pub fn OnlineGame<G: UiGame>(

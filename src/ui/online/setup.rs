@@ -5,6 +5,8 @@
 
 use leptos::prelude::*;
 
+use super::identity::IdentityCard;
+use super::lobby::Lobby;
 use super::seats;
 use super::socket::Driver;
 use super::text;
@@ -70,24 +72,38 @@ pub fn SetupForm(driver: Driver, server: String) -> impl IntoView {
     };
     let on_mill_rules = Callback::new(move |r| settings.update(|s| s.mill_rules = r));
     let mill_rules = settings.with_untracked(|s| s.mill_rules);
+    // Rated needs a name; casual is the default for both.
+    let named = move || driver.session.with(|s| s.me.is_some());
+    let rated = move || named() && settings.with(|s| s.online_rated);
     let ask = move |quick: bool| {
         let s = settings.get_untracked();
         let game = spec_of(s.online_game, &s);
         let clock_secs = s.online_clock_secs;
+        let rated = rated();
         driver.start(if quick {
-            Intent::QuickMatch { game, clock_secs }
+            Intent::QuickMatch {
+                game,
+                clock_secs,
+                rated,
+            }
         } else {
             Intent::Create {
                 game,
                 clock_secs,
                 side: s.online_side,
+                rated,
             }
         });
     };
+    let challenge = Callback::new(move |()| {
+        let s = settings.get_untracked();
+        (spec_of(s.online_game, &s), s.online_clock_secs, rated())
+    });
     view! {
         <div class="online-card online-setup" data-testid="online-setup">
             <h2>{move || t!(lang.get(), "online.title")}</h2>
             <p class="muted">{move || t!(lang.get(), "online.intro")}</p>
+            <IdentityCard driver=driver/>
             <GamePicker name="online-game" testid="online-game"
                 legend=Signal::derive(move || t!(lang.get(), "online.game"))
                 chosen=Signal::derive(kind)
@@ -123,12 +139,20 @@ pub fn SetupForm(driver: Driver, server: String) -> impl IntoView {
                     </select>
                 </label>
             </div>
+            <label class="rated-choice" title=move || (!named()).then(|| t!(lang.get(), "online.rated_needs_name"))>
+                <input type="checkbox" data-testid="online-rated" disabled=move || !named()
+                    prop:checked=rated
+                    on:change=move |ev| settings.update(|s| s.online_rated = event_target_checked(&ev))/>
+                " "{move || t!(lang.get(), "online.rated_choice")}
+            </label>
+            <p class="muted" data-testid="rated-help">{move || if named() { t!(lang.get(), "online.rated_help") } else { t!(lang.get(), "online.rated_needs_name") }}</p>
             <div class="card-actions">
                 <button class="primary" data-testid="create-game" on:click=move |_| ask(false)>{move || t!(lang.get(), "online.create_game")}</button>
                 <button data-testid="quick-match" on:click=move |_| ask(true)>{move || t!(lang.get(), "online.quick_match")}</button>
             </div>
             <p class="muted">{move || t!(lang.get(), "online.quick_match_help")}</p>
             <p class="muted server-line" data-testid="online-server">{move || t!(lang.get(), "online.server_line", url = server)}</p>
+            <Lobby driver=driver ask=challenge/>
             <ResumeList/>
         </div>
     }

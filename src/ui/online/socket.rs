@@ -19,8 +19,10 @@ use leptos::prelude::*;
 use wasm_bindgen::prelude::*;
 use web_sys::{CloseEvent, MessageEvent, WebSocket};
 
-use super::seats;
+use super::{me, seats};
+use crate::client::online::identity::KeptIdentity;
 use crate::client::online::session::{Effect, Intent, OnlineSession};
+use crate::games::any::Variant;
 use crate::protocol::online::{ClientMsg, ServerMsg};
 use crate::ui::clock::now_ms;
 
@@ -78,11 +80,73 @@ impl Driver {
         self.inner.try_get_value()
     }
 
-    /// Starts a new session for `intent` on a fresh connection.
+    /// Starts a new session for `intent` on a fresh connection, as this
+    /// device's identity on the server when it has one.
     pub fn start(&self, intent: Intent) {
         self.close_socket();
-        self.session.set(OnlineSession::new(intent));
+        let secret = me::kept(&self.url.get_value()).map(|k| k.secret);
+        self.session.set(OnlineSession::identified(intent, secret));
         self.connect();
+    }
+
+    /// Runs what a session call returns.
+    fn act(&self, f: impl FnOnce(&mut OnlineSession) -> Vec<Effect>) {
+        let actions = self.session.try_update(f).unwrap_or_default();
+        self.run(actions);
+    }
+
+    /// A new identity named `name`.
+    pub fn register(&self, name: String) {
+        self.act(|s| s.register(name));
+    }
+
+    /// A new name for this identity.
+    pub fn rename(&self, name: String) {
+        self.act(|s| s.rename(name));
+    }
+
+    /// Becomes the identity of a typed recovery code; `false` when the
+    /// text cannot be one (nothing sent).
+    pub fn recover(&self, typed: &str) -> bool {
+        let mut ok = false;
+        self.act(|s| {
+            let out = s.recover(typed);
+            ok = out.is_some();
+            out.unwrap_or_default()
+        });
+        ok
+    }
+
+    /// Forgets this device's identity (the player was told what is lost)
+    /// and starts afresh without it, on the setup screen.
+    pub fn forget_identity(&self) {
+        me::forget(&self.url.get_value());
+        self.start(Intent::Lobby);
+    }
+
+    /// Another page of the player's games.
+    pub fn player_page(&self, page: u32) {
+        self.act(|s| s.player_page(page));
+    }
+
+    /// Asks for a leaderboard or an archived game.
+    pub fn ask(&self, msg: ClientMsg) {
+        self.act(|s| s.ask(msg));
+    }
+
+    /// Posts an open challenge in the lobby.
+    pub fn challenge(&self, game: Variant, clock_secs: u32, rated: bool) {
+        self.act(|s| s.challenge(game, clock_secs, rated));
+    }
+
+    /// Withdraws this tab's challenge.
+    pub fn cancel_challenge(&self) {
+        self.act(|s| s.cancel_challenge());
+    }
+
+    /// Takes the seat a lobby challenge offers.
+    pub fn take_challenge(&self, id: String) {
+        self.act(|s| s.take_challenge(id));
     }
 
     /// Stops: leaves the queue if waiting, closes, does not reconnect.
@@ -300,6 +364,12 @@ impl Driver {
                     seats::remember(&seat, &self.url.get_value(), kind, over);
                 }
                 Effect::Forget { room } => seats::forget(&room),
+                Effect::KeepIdentity { secret, id, name } => me::keep(KeptIdentity {
+                    server: self.url.get_value(),
+                    secret,
+                    id,
+                    name,
+                }),
                 Effect::Stop => self.close_socket(),
             }
         }

@@ -85,6 +85,23 @@ pub fn refusal(lang: Lang, code: Refusal, reason: &str) -> String {
         Refusal::NotStarted => key!("online.refusal.not_started"),
         Refusal::Spectator => key!("online.refusal.spectator"),
         Refusal::NotInRoom => key!("online.refusal.not_in_room"),
+        Refusal::BadIdentity => key!("online.refusal.bad_identity"),
+        Refusal::NoIdentity => key!("online.refusal.no_identity"),
+        Refusal::NameTooShort => key!("online.refusal.name_too_short"),
+        Refusal::NameTooLong => key!("online.refusal.name_too_long"),
+        Refusal::NameCharacter => key!("online.refusal.name_character"),
+        Refusal::NameSeparators => key!("online.refusal.name_separators"),
+        Refusal::NameMarks => key!("online.refusal.name_marks"),
+        Refusal::NameMixedScripts => key!("online.refusal.name_mixed_scripts"),
+        Refusal::NameReserved => key!("online.refusal.name_reserved"),
+        Refusal::NameTaken => key!("online.refusal.name_taken"),
+        Refusal::RenameTooSoon => key!("online.refusal.rename_too_soon"),
+        Refusal::NoSuchPlayer => key!("online.refusal.no_such_player"),
+        Refusal::BadPage => key!("online.refusal.bad_page"),
+        Refusal::NoSuchGame => key!("online.refusal.no_such_game"),
+        Refusal::NoSuchChallenge => key!("online.refusal.no_such_challenge"),
+        Refusal::OwnChallenge => key!("online.refusal.own_challenge"),
+        Refusal::TooMany => key!("online.refusal.too_many"),
         _ => return t!(lang, "online.refusal.other", reason = reason),
     };
     text(lang, key).to_string()
@@ -125,4 +142,24 @@ pub fn event(lang: Lang, event: Event, player: bool) -> Option<&'static str> {
         _ => return None,
     };
     Some(text(lang, key))
+}
+
+/// A wait in words, rounded up: "23 h 5 min", "4 min", "30 s".
+pub fn wait(lang: Lang, secs: u64) -> String {
+    let (h, m) = (secs / 3600, secs.div_ceil(60) % 60);
+    if h > 0 {
+        t!(lang, "online.wait_hours", h = h, m = m)
+    } else if secs >= 60 {
+        t!(lang, "online.wait_minutes", m = secs.div_ceil(60))
+    } else {
+        t!(lang, "online.wait_seconds", s = secs)
+    }
+}
+
+/// A player as lists and chips show them: "Ana 1500?" (no rating: the name).
+pub fn player(tag: &crate::protocol::online::PlayerTag) -> String {
+    match crate::client::online::identity::rating_text(tag) {
+        Some(r) => format!("{} {r}", tag.name),
+        None => tag.name.clone(),
+    }
 }

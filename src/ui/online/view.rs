@@ -8,6 +8,7 @@ use leptos::prelude::*;
 
 use super::socket::Driver;
 use super::text;
+use crate::client::online::identity::rating_change;
 use crate::client::online::session::{Connection, Flash};
 use crate::games::Side;
 use crate::i18n::Lang;
@@ -275,7 +276,42 @@ impl Room {
             None if self.seated(side) && self.connected(side) => t!(lang, "online.chip_player"),
             None => t!(lang, "online.chip_player_away"),
         };
-        seat.to_string()
+        match self.who(side) {
+            Some(who) => format!("{who} · {seat}"),
+            None => seat.to_string(),
+        }
+    }
+    /// The name and rating of `side`'s player (issue 37), and once a
+    /// rated game is counted the change: "Ana 1500?", "Ana 1500 → 1662
+    /// +162". `None` for a player without an identity.
+    pub fn who(self, side: Side) -> Option<String> {
+        self.state.with(|s| {
+            let s = s.as_ref()?;
+            let tag = s.players[side.index()].as_ref()?;
+            let change = s
+                .rated_before
+                .zip(tag.rating)
+                .filter(|_| s.status == Status::Over)
+                .map(|(before, after)| rating_change(before[side.index()], after));
+            Some(match change {
+                Some(c) => format!("{} {c}", tag.name),
+                None => text::player(tag),
+            })
+        })
+    }
+    /// "Rated" or "Casual" for a game between named players.
+    pub fn rated_line(self) -> Option<String> {
+        let lang = self.lang.get();
+        self.state.with(|s| {
+            let s = s.as_ref()?;
+            s.players.iter().any(Option::is_some).then(|| {
+                if s.rated {
+                    t!(lang, "online.rated").to_string()
+                } else {
+                    t!(lang, "online.casual").to_string()
+                }
+            })
+        })
     }
     /// The opponent has a seat but no connection.
     pub fn opponent_away(self) -> bool {

@@ -1,0 +1,145 @@
+//! The lobby on the setup screen (issue 37): open challenges, live (the
+//! server sends the whole list on every change), each with its game, Mill
+//! preset, clock, rated or casual and its creator's name and rating; one
+//! click takes the seat. Your own challenge is posted from the setup's
+//! choices and can be withdrawn. Below: live games to watch.
+
+use leptos::prelude::*;
+
+use super::socket::Driver;
+use super::text;
+use crate::client::online::link::{OnlineLink, Route};
+use crate::client::online::session::Connection;
+use crate::games::any::Variant;
+use crate::games::mill::Preset;
+use crate::i18n::Lang;
+use crate::protocol::online::{ChallengeInfo, LiveGame};
+use crate::t;
+use crate::ui::address::server_param;
+use crate::ui::games::game_title;
+use crate::ui::page::{Nav, Page};
+use crate::ui::words::{preset_name, use_lang};
+
+/// A game as lobby lines name it: "Mill (Morris)" for a Mill preset.
+fn game_words(lang: Lang, game: &Variant) -> String {
+    let title = game_title(lang, game.kind());
+    match game {
+        Variant::Mill(rules) => {
+            let preset = Preset::ALL.into_iter().find(|p| p.rules() == *rules);
+            match preset {
+                Some(p) => format!("{title} ({})", preset_name(lang, p)),
+                None => format!("{title} ({})", t!(lang, "mill.custom")),
+            }
+        }
+        _ => title.to_string(),
+    }
+}
+
+fn rated_word(lang: Lang, rated: bool) -> &'static str {
+    if rated {
+        t!(lang, "online.rated")
+    } else {
+        t!(lang, "online.casual")
+    }
+}
+
+/// The lobby: open challenges (yours first) and live games.
+#[component]
+pub fn Lobby(
+    driver: Driver,
+    /// The game, clock and rated choice of the setup form, for a new
+    /// challenge.
+    ask: Callback<(), (Variant, u32, bool)>,
+) -> impl IntoView {
+    let lang = use_lang();
+    let nav = expect_context::<Nav>();
+    let session = driver.session;
+    let open = move || session.with(|s| s.connection == Connection::Open);
+    let named = move || session.with(|s| s.me.is_some());
+    let mine = move || session.with(|s| s.my_challenge.clone());
+    let lobby = Memo::new(move |_| session.with(|s| s.lobby.clone()));
+    let server = driver.url.get_value();
+
+    let challenge_row = move |c: ChallengeInfo| {
+        let lang = lang.get();
+        let own = mine().as_deref() == Some(c.id.as_str());
+        let line = format!(
+            "{} · {} · {} · {}",
+            text::player(&c.by),
+            game_words(lang, &c.game),
+            text::clock_choice(lang, c.clock_secs),
+            rated_word(lang, c.rated)
+        );
+        let id = c.id.clone();
+        view! {
+            <li class="recent" data-testid="challenge">
+                <div><strong>{line}</strong></div>
+                {if own {
+                    view! { <button data-testid="cancel-challenge" on:click=move |_| driver.cancel_challenge()>{t!(lang, "online.cancel_challenge")}</button> }.into_any()
+                } else {
+                    view! { <button class="primary" data-testid="take-challenge" disabled=move || !open() on:click=move |_| driver.take_challenge(id.clone())>{t!(lang, "online.take_challenge")}</button> }.into_any()
+                }}
+            </li>
+        }
+    };
+    let server_for_games = server.clone();
+    let game_row = move |g: LiveGame| {
+        let lang = lang.get();
+        let names: Vec<String> = g
+            .players
+            .iter()
+            .map(|p| p.as_ref().map_or_else(|| "?".to_string(), text::player))
+            .collect();
+        let line = format!(
+            "{} · {} · {} · {}",
+            names.join(" – "),
+            game_words(lang, &g.game),
+            rated_word(lang, g.rated),
+            crate::tn!(lang, "online.lobby_moves", g.plies)
+        );
+        let room = g.room.clone();
+        let param = server_param(&server_for_games);
+        view! {
+            <li class="recent" data-testid="live-game">
+                <div>{line}</div>
+                <button data-testid="watch-live" on:click=move |_| nav.go(Page::Online(OnlineLink {
+                    route: Route::Watch { room: room.clone() },
+                    server: param.clone(),
+                }))>{t!(lang, "online.watch")}</button>
+            </li>
+        }
+    };
+
+    view! {
+        <section class="recent-games lobby" data-testid="lobby">
+            <h2>{move || t!(lang.get(), "online.lobby_title")}</h2>
+            {move || session.with(|s| s.lobby_unavailable).then(|| view! {
+                <p class="muted" data-testid="lobby-unavailable">{move || t!(lang.get(), "online.lobby_unavailable")}</p>
+            })}
+            <div class="card-actions">
+                <Show when=move || mine().is_none() fallback=move || view! {
+                    <p class="muted" data-testid="challenge-waiting">{move || t!(lang.get(), "online.challenge_waiting")}</p>
+                }>
+                    <button data-testid="post-challenge" disabled=move || !open() || !named() || session.with(|s| s.lobby_unavailable)
+                        on:click=move |_| { let (g, c, r) = ask.run(()); driver.challenge(g, c, r); }>
+                        {move || t!(lang.get(), "online.post_challenge")}
+                    </button>
+                </Show>
+            </div>
+            <Show when=move || !named()>
+                <p class="muted">{move || t!(lang.get(), "online.challenge_needs_name")}</p>
+            </Show>
+            {move || lobby.get().map(|(challenges, games)| {
+                let none = challenges.is_empty();
+                view! {
+                    <h3>{move || t!(lang.get(), "online.open_challenges")}</h3>
+                    {none.then(|| view! { <p class="muted" data-testid="no-challenges">{move || t!(lang.get(), "online.no_challenges")}</p> })}
+                    <ul>{challenges.into_iter().map(challenge_row).collect_view()}</ul>
+                    <h3>{move || t!(lang.get(), "online.live_games")}</h3>
+                    {games.is_empty().then(|| view! { <p class="muted">{move || t!(lang.get(), "online.no_live_games")}</p> })}
+                    <ul>{games.into_iter().map(game_row.clone()).collect_view()}</ul>
+                }
+            })}
+        </section>
+    }
+}
