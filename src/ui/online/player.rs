@@ -194,9 +194,9 @@ pub fn PlayerPage(driver: Driver) -> impl IntoView {
                 {v.games.is_empty().then(|| view! { <p class="muted" data-testid="no-player-games">{t!(lang, "online.no_player_games")}</p> })}
                 <ul>{games}</ul>
                 <div class="card-actions pager">
-                    <button data-testid="page-prev" disabled=page == 0 on:click=move |_| driver.player_page(page.saturating_sub(1))>{t!(lang, "online.page_prev")}</button>
+                    <button data-testid="page-prev" disabled={page == 0} on:click=move |_| driver.player_page(page.saturating_sub(1))>{t!(lang, "online.page_prev")}</button>
                     <span data-testid="page-of">{t!(lang, "online.page_of", page = page + 1, pages = pages)}</span>
-                    <button data-testid="page-next" disabled=page + 1 >= pages on:click=move |_| driver.player_page(page + 1)>{t!(lang, "online.page_next")}</button>
+                    <button data-testid="page-next" disabled={page + 1 >= pages} on:click=move |_| driver.player_page(page + 1)>{t!(lang, "online.page_next")}</button>
                 </div>
             </section>
         }
