@@ -822,7 +822,11 @@ fn native_searcher_persists_between_moves_until_a_new_game() {
     stdin.write_all(b"quit\n").unwrap();
     drop(stdin);
     assert!(child.wait().unwrap().success());
-    assert!(again < first / 2, "TT kept: {again} vs {first}");
+    // Without the kept table the second search repeats the first node for
+    // node (as `fresh` shows). With it, far fewer: with the window network
+    // (issue 35) 1,355 against 2,177 (62 %; with the pattern tables it
+    // was under half), so at most 80 % here.
+    assert!(again * 10 < first * 8, "TT kept: {again} vs {first}");
     assert_eq!(fresh, first, "a new game starts from an empty table");
 }
 

@@ -720,7 +720,12 @@ mod tests {
     }
 
     /// Territory Duel's futility pruning (Strong and Master) saves nodes
-    /// to the same depth; the searcher without it searches more.
+    /// to the same depth; the searcher without it searches more. At least
+    /// 5 %: with the pattern tables it saved over 10 %; with the window
+    /// network (issue 35, whose scores spread differently from the tables'
+    /// for the same margins) it saves 8.5 % from the start (49,293 nodes
+    /// against 53,898 to depth 9) and 6.8 % from the second position
+    /// (114,377 against 122,713).
     #[test]
     fn territory_duel_futility_saves_nodes() {
         let rules = AtaxxRules::default();
@@ -747,7 +752,7 @@ mod tests {
             };
             let (pruned, full) = (count(true), count(false));
             assert!(
-                pruned * 10 < full * 9,
+                pruned * 20 < full * 19,
                 "{fen}: {pruned} nodes with futility pruning, {full} without"
             );
         }
