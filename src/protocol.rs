@@ -10,10 +10,12 @@
 //! The worker serves these with `ai::worker::serve`, next to the search.
 //!
 //! [`online`] holds the messages between the app and the game server,
-//! [`wire`] the page's codec for them (with the small [`json`] reader).
+//! [`wire`] the page's codec for them (with the small [`json`] reader),
+//! [`secret`] a player's secret and recovery code as both ends read them.
 
 pub mod json;
 pub mod online;
+pub mod secret;
 pub mod wire;
 
 use serde::{Deserialize, Serialize};

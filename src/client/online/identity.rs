@@ -16,8 +16,9 @@ use serde::{Deserialize, Serialize};
 
 use crate::protocol::online::{PlayerTag, RatingInfo};
 
-/// Characters of a secret (160 bits in base32).
-pub const SECRET_CHARS: usize = 32;
+pub use crate::protocol::secret::{
+    parse_secret as parse_recovery_code, recovery_code, SECRET_CHARS,
+};
 
 /// The identity this device keeps for one server.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -38,35 +39,6 @@ pub struct Me {
     pub ratings: Vec<RatingInfo>,
     /// When the name may change again (this page's monotonic ms).
     pub rename_at: f64,
-}
-
-/// The secret written as a recovery code: `abcd-efgh-ijkl-…`.
-pub fn recovery_code(secret: &str) -> String {
-    let chars: Vec<char> = secret.chars().collect();
-    chars
-        .chunks(4)
-        .map(|c| c.iter().collect::<String>())
-        .collect::<Vec<_>>()
-        .join("-")
-}
-
-/// A recovery code as typed (any case, with or without dashes or
-/// spaces), as the secret it stands for; `None` when it cannot be one
-/// (wrong length, or a character base32 does not use: 0, 1, 8, 9).
-pub fn parse_recovery_code(typed: &str) -> Option<String> {
-    if typed.len() > 4 * SECRET_CHARS {
-        return None;
-    }
-    let secret: String = typed
-        .chars()
-        .filter(|c| !matches!(c, '-' | ' ' | '\t' | '\n' | '\r'))
-        .map(|c| c.to_ascii_lowercase())
-        .collect();
-    let ok = secret.len() == SECRET_CHARS
-        && secret
-            .bytes()
-            .all(|b| b.is_ascii_lowercase() || (b'2'..=b'7').contains(&b));
-    ok.then_some(secret)
 }
 
 /// A rating as chips show it: `1500`, or `1500?` while provisional;

@@ -16,13 +16,12 @@
 //!   (`?player=ID`) and in the store; it never gives access.
 
 use super::super::ids;
+pub use crate::protocol::secret::{parse_secret, recovery_code, SECRET_CHARS};
 
 /// Bytes of the secret (160 bits → 32 characters).
 pub const SECRET_BYTES: usize = ids::TOKEN_BYTES;
 /// Bytes of the public id (80 bits → 16 characters).
 pub const ID_BYTES: usize = ids::ROOM_BYTES;
-/// Characters of a secret.
-pub const SECRET_CHARS: usize = 32;
 
 /// A new secret and public id.
 pub fn fresh() -> Result<(String, String), String> {
@@ -32,34 +31,6 @@ pub fn fresh() -> Result<(String, String), String> {
 /// What the store keeps of a secret.
 pub fn seal(secret: &str) -> String {
     ids::seal(secret)
-}
-
-/// The secret written as a recovery code: `abcd-efgh-ijkl-…`.
-pub fn recovery_code(secret: &str) -> String {
-    let chars: Vec<char> = secret.chars().collect();
-    chars
-        .chunks(4)
-        .map(|c| c.iter().collect::<String>())
-        .collect::<Vec<_>>()
-        .join("-")
-}
-
-/// A secret as sent or typed (a recovery code with its dashes and spaces,
-/// any case), or `None` when it cannot be one.
-pub fn parse_secret(typed: &str) -> Option<String> {
-    if typed.len() > 4 * SECRET_CHARS {
-        return None;
-    }
-    let secret: String = typed
-        .chars()
-        .filter(|c| !matches!(c, '-' | ' ' | '\t' | '\n' | '\r'))
-        .map(|c| c.to_ascii_lowercase())
-        .collect();
-    let ok = secret.len() == SECRET_CHARS
-        && secret
-            .bytes()
-            .all(|b| b.is_ascii_lowercase() || (b'2'..=b'7').contains(&b));
-    ok.then_some(secret)
 }
 
 /// A public id as sent (`?player=ID`), normalised, or `None`.
