@@ -194,15 +194,19 @@ bench-load: dist
 # With NODES=N on the command line (make bench-server NODES=3): N cluster
 # nodes on a PostgreSQL and Redis started for the run (.ci/cluster
 # services), the games spread over them.
+# BENCH adds options: BENCH=--rated (rated games between named players),
+# BENCH='--lobby-churn 8' (games while the lobby churns); see
+# src/bin/server-bench/community.rs.
 GAMES ?= 1000
+BENCH ?=
 bench-server:
 ifneq ($(origin NODES),command line)
 	cargo build --release --features server --bin server --bin server-bench
-	./target/release/server-bench --games $(GAMES)
+	./target/release/server-bench --games $(GAMES) $(BENCH)
 else
 	cargo build --release --features cluster --bin server --bin server-bench
 	urls=$$(.ci/cluster services target/bench-cluster); status=0; \
-	./target/release/server-bench --games $(GAMES) --nodes $(NODES) \
+	./target/release/server-bench --games $(GAMES) --nodes $(NODES) $(BENCH) \
 	  --database "$$(sed -n 1p <<<"$$urls")" --bus "$$(sed -n 2p <<<"$$urls")" || status=$$?; \
 	.ci/cluster stop target/bench-cluster; exit $$status
 endif

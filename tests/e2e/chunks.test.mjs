@@ -1,14 +1,25 @@
 // The page's wasm in chunks (src/ui/lazy.rs, .ci/build-page.mjs): a first
 // visit to a game fetches that game's part only; another part's chunk comes
 // when it is first opened; a chunk that cannot be fetched is said so, with
-// Retry, and the page goes on.
+// Retry, and the page goes on. The name card, the lobby, the player page
+// and the leaderboards (issue 37) are the community part: neither the
+// home screen nor a game fetches it.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { serve, launch, openPage, watch } from './harness.mjs';
+import fs from 'node:fs';
+import path from 'node:path';
+import { serve, launch, openPage, watch, root, startGameServer, tid } from './harness.mjs';
 
 const browser = await launch();
 const server = await serve();
-after(async () => { await browser.close(); await server.close(); });
+const game = await startGameServer(undefined, ['--rooms-per-address', '0']);
+after(async () => { await browser.close(); await server.close(); await game.stop(); });
+
+// The chunks each split point needs, as pkg/preload.js lists them.
+const needs = JSON.parse(fs.readFileSync(path.join(root, 'dist', 'pkg', 'preload.js'), 'utf8').match(/const needs = (\{.*\});/)[1]);
+const wasmFiles = (urls) => urls.map((u) => new URL(u).pathname.split('/').pop()).filter((f) => f.endsWith('.wasm'));
+// The chunks only the community part needs (not home, not online play).
+const communityOnly = () => needs.community.filter((f) => !needs.home.includes(f) && !needs.online.includes(f));
 
 const splitFiles = (urls) => urls.map((u) => u.split('/').pop()).filter((f) => f.startsWith('split_'));
 
@@ -48,9 +59,9 @@ test('a rules page comes in its game\'s part; the online lobby fetches no game s
   urls.length = 0;
   await page.goto(`${server.url}?online`);
   await page.locator('[data-testid=online-setup]').waitFor();
-  // The lobby: the connection's part and the setup form, in the home
-  // screen's part (both list your online games).
-  assert.deepEqual(splitFiles(urls).sort(), ['split_home.wasm', 'split_online.wasm']);
+  // The lobby: the connection's part and the community part (the setup
+  // form, the name card and the lobby).
+  assert.deepEqual(splitFiles(urls).sort(), ['split_community.wasm', 'split_online.wasm']);
   // The setup looks at the server as it opens (issue 36); this test's
   // static server has none, so that look may fail before the test ends.
   assert.deepEqual(errors.filter((e) => !/WebSocket connection to .* failed/.test(e)), []);
@@ -80,4 +91,42 @@ test('a part whose chunk cannot be fetched says so, and Retry fetches it', async
   // The only errors are the refused fetch's own.
   assert.deepEqual(errors.filter((e) => !/split_extras|Failed to load resource|Failed to fetch|TypeError/.test(e)), []);
   await context.close();
+});
+
+test('the community part: not on a first visit to home or a game; the lobby and a player page fetch it', async () => {
+  assert.ok(communityOnly().includes('split_community.wasm'));
+  // Home, then Play online: the lobby's chunks come with the click.
+  const urls = [];
+  const { page, errors, context } = await openPage(browser, 'about:blank');
+  page.on('request', (r) => urls.push(r.url()));
+  await page.goto(game.url);
+  await tid(page, 'play-online').waitFor();
+  await page.waitForTimeout(300);
+  const home = wasmFiles(urls);
+  assert.ok(home.includes('split_home.wasm'));
+  assert.deepEqual(home.filter((f) => needs.community.includes(f) && !needs.home.includes(f)), []);
+  await tid(page, 'play-online').click();
+  await tid(page, 'name-input').waitFor();
+  await page.locator('[data-testid=no-challenges], [data-testid=challenge]').first().waitFor();
+  assert.deepEqual(communityOnly().filter((f) => !wasmFiles(urls).includes(f)), []);
+  // A game's first visit: its own part, none of the community's.
+  urls.length = 0;
+  const fresh = await openPage(browser, 'about:blank');
+  const gameUrls = [];
+  fresh.page.on('request', (r) => gameUrls.push(r.url()));
+  await fresh.page.goto(`${game.url}?game=ataxx`);
+  await fresh.page.locator('[data-square=a7] rect').click();
+  await fresh.page.locator('.selected').waitFor();
+  await fresh.page.waitForTimeout(300);
+  assert.deepEqual(splitFiles(gameUrls), ['split_game_ataxx.wasm']);
+  assert.deepEqual(wasmFiles(gameUrls).filter((f) => needs.community.includes(f) && !needs.game_ataxx.includes(f)), []);
+  // A player's page (here: nobody by that name) is in the community part.
+  const player = await openPage(browser, 'about:blank');
+  const playerUrls = [];
+  player.page.on('request', (r) => playerUrls.push(r.url()));
+  await player.page.goto(`${game.url}?player=Nobody`);
+  await player.page.getByText('No player has this name or id.').waitFor();
+  assert.deepEqual(splitFiles(playerUrls).sort(), ['split_community.wasm', 'split_online.wasm']);
+  for (const p of [{ errors }, fresh, player]) assert.deepEqual(p.errors, []);
+  for (const c of [context, fresh.context, player.context]) await c.close();
 });

@@ -22,7 +22,8 @@ if (fs.existsSync(preload)) {
   const visit = (...points) => gz('pkg/stoneplay_bg.wasm')
     + [...new Set(points.flatMap((p) => needs[p] ?? []))].reduce((sum, f) => sum + gz(path.join('pkg', f)), 0);
   const pages = [['home (?)', 'home'], ...['ataxx', 'stones', 'mill'].map((g) => [`?game=${g} or ?rules=${g}`, `game_${g}`]),
-    ['?bench', 'extras'], ['?online (lobby, with the setup form in the home part)', 'online', 'home'],
+    ['?bench', 'extras'], ['?online (lobby: the setup form, name card and lobby in the community part)', 'online', 'community'],
+    ['?player= (a player\'s page, in the community part)', 'online', 'community'],
     ...['ataxx', 'stones', 'mill'].map((g) => [`an online ${g} room`, 'online', `online_${g}`])];
   for (const [name, ...points] of pages) console.log(`first visit's wasm, ${name}: ${visit(...points)} gzip`);
 }

@@ -40,6 +40,17 @@ pub(crate) struct Game {
     state: GameState,
 }
 
+impl Game {
+    /// Two players seated in a started game (`state` as the first sees it).
+    pub(crate) fn new(first: Client, second: Client, state: GameState) -> Game {
+        Game {
+            first,
+            second,
+            state,
+        }
+    }
+}
+
 pub(crate) async fn set_up(
     addr: SocketAddr,
     friend_at: SocketAddr,

@@ -4,6 +4,7 @@
 //! server-bench [--games N] [--server PATH] [--clock SECS] [--seed S]
 //!              [--traffic PLIES] [--waiting-rooms N]
 //!              [--flood ROUNDS [--conns N]] [--ping-flood SECS [--flooders N]]
+//!              [--rated] [--lobby-churn PAIRS [--followers N]]
 //!              [--nodes N --database postgres://… --bus redis://…]
 //! ```
 //!
@@ -46,13 +47,21 @@
 //! bystander game plays a move every 20 ms; the server's CPU, the
 //! bystander's move round trip, and how long each flooder stayed open.
 //!
+//! `--rated` and `--lobby-churn PAIRS` (issue 37) measure named players:
+//! rated quick matches played to the end with every rating read back, and
+//! games played while pairs of players post, cancel and take lobby
+//! challenges and other connections follow the lobby; on one node or on
+//! `--nodes N` (see `community.rs`).
+//!
 //! Files: this one reads the options and runs the benchmark asked for
-//! (the games, `--traffic`, `--nodes`); `process.rs` the server child
+//! (the games, `--traffic`, `--nodes`); `community.rs` `--rated` and
+//! `--lobby-churn`; `process.rs` the server child
 //! (its CPU, descriptors, memory); `games.rs` two players in a game and
 //! random play to the end, the long Mill game of `--traffic`;
 //! `floods.rs` `--waiting-rooms`, `--flood` and `--ping-flood` (issue 34:
 //! was one file of 815 lines).
 
+mod community;
 mod floods;
 mod games;
 mod process;
@@ -81,6 +90,9 @@ struct Args {
     nodes: usize,
     database: Option<String>,
     bus: Option<String>,
+    rated: bool,
+    lobby_churn: Option<usize>,
+    followers: usize,
 }
 
 fn parse_args() -> Result<Args, String> {
@@ -99,10 +111,17 @@ fn parse_args() -> Result<Args, String> {
         nodes: 0,
         database: None,
         bus: None,
+        rated: false,
+        lobby_churn: None,
+        followers: 20,
     };
     let list: Vec<String> = std::env::args().skip(1).collect();
     let mut it = list.iter();
     while let Some(flag) = it.next() {
+        if flag == "--rated" {
+            args.rated = true;
+            continue;
+        }
         let value = it.next().ok_or_else(|| format!("{flag} needs a value"))?;
         let num = || {
             value
@@ -123,6 +142,9 @@ fn parse_args() -> Result<Args, String> {
             "--nodes" => args.nodes = num()?.clamp(1, 64) as usize,
             "--database" => args.database = Some(value.clone()),
             "--bus" => args.bus = Some(value.clone()),
+            // At most 10: the server's open challenges per address.
+            "--lobby-churn" => args.lobby_churn = Some(num()?.clamp(1, 10) as usize),
+            "--followers" => args.followers = num()?.clamp(0, 10_000) as usize,
             _ => return Err(format!("unknown option {flag}")),
         }
     }
@@ -143,6 +165,20 @@ async fn run_nodes(args: Args) -> Result<(), String> {
     let mut nodes = Vec::new();
     for _ in 0..args.nodes {
         nodes.push(ServerProcess::start(&args.server, &extra)?);
+    }
+    if args.rated {
+        return community::rated(&nodes, args.games, args.clock_secs, args.seed).await;
+    }
+    if let Some(pairs) = args.lobby_churn {
+        return community::lobby_churn(
+            &nodes,
+            args.games,
+            pairs,
+            args.followers,
+            args.clock_secs,
+            args.seed,
+        )
+        .await;
     }
     let addrs: Vec<SocketAddr> = nodes.iter().map(|n| n.addr).collect();
     let n = addrs.len();
@@ -239,6 +275,27 @@ async fn run(args: Args) -> Result<(), String> {
         return run_nodes(args).await;
     }
     let server = ServerProcess::start(&args.server, &[])?;
+    if args.rated {
+        return community::rated(
+            std::slice::from_ref(&server),
+            args.games,
+            args.clock_secs,
+            args.seed,
+        )
+        .await;
+    }
+    if let Some(pairs) = args.lobby_churn {
+        let one = std::slice::from_ref(&server);
+        return community::lobby_churn(
+            one,
+            args.games,
+            pairs,
+            args.followers,
+            args.clock_secs,
+            args.seed,
+        )
+        .await;
+    }
     let addr = server.addr;
     if let Some(plies) = args.traffic {
         return traffic(addr, plies, args.clock_secs, args.seed).await;
@@ -353,7 +410,7 @@ fn main() -> ExitCode {
     let args = match parse_args() {
         Ok(a) => a,
         Err(e) => {
-            eprintln!("error: {e}\nusage: server-bench [--games N] [--server PATH] [--clock SECS] [--seed S] [--traffic PLIES] [--waiting-rooms N] [--flood ROUNDS [--conns N]] [--ping-flood SECS [--flooders N]] [--nodes N --database URL --bus URL]");
+            eprintln!("error: {e}\nusage: server-bench [--games N] [--server PATH] [--clock SECS] [--seed S] [--traffic PLIES] [--waiting-rooms N] [--flood ROUNDS [--conns N]] [--ping-flood SECS [--flooders N]] [--rated] [--lobby-churn PAIRS [--followers N]] [--nodes N --database URL --bus URL]");
             return ExitCode::from(2);
         }
     };

@@ -13,7 +13,7 @@ use crate::client::online::session::Connection;
 use crate::games::any::Variant;
 use crate::games::mill::Preset;
 use crate::i18n::Lang;
-use crate::protocol::online::{ChallengeInfo, LiveGame};
+use crate::protocol::online::{ChallengeInfo, LiveGame, PlayerTag};
 use crate::t;
 use crate::ui::address::server_param;
 use crate::ui::games::game_title;
@@ -35,11 +35,22 @@ fn game_words(lang: Lang, game: &Variant) -> String {
     }
 }
 
-fn rated_word(lang: Lang, rated: bool) -> &'static str {
-    if rated {
-        t!(lang, "online.rated")
+/// "Rated" or "Casual", as a small tag (rated in the accent colour).
+fn rated_tag(lang: Lang, rated: bool) -> impl IntoView {
+    let (class, word) = if rated {
+        ("lobby-tag rated", t!(lang, "online.rated"))
     } else {
-        t!(lang, "online.casual")
+        ("lobby-tag", t!(lang, "online.casual"))
+    };
+    view! { <span class=class>{word}</span> }
+}
+
+/// A player's name, with their rating in the game (muted) if any.
+fn who(tag: &PlayerTag) -> impl IntoView {
+    let rating = crate::client::online::identity::rating_text(tag);
+    view! {
+        <span class="lobby-name">{tag.name.clone()}</span>
+        {rating.map(|r| view! { " " <span class="lobby-rating">{r}</span> })}
     }
 }
 
@@ -63,17 +74,19 @@ pub fn Lobby(
     let challenge_row = move |c: ChallengeInfo| {
         let lang = lang.get();
         let own = mine().as_deref() == Some(c.id.as_str());
-        let line = format!(
-            "{} · {} · {} · {}",
-            text::player(&c.by),
+        let what = format!(
+            "{} · {}",
             game_words(lang, &c.game),
-            text::clock_choice(lang, c.clock_secs),
-            rated_word(lang, c.rated)
+            text::clock_choice(lang, c.clock_secs)
         );
         let id = c.id.clone();
         view! {
-            <li class="recent" data-testid="challenge">
-                <div><strong>{line}</strong></div>
+            <li class="lobby-row" data-testid="challenge">
+                <div class="lobby-main">
+                    <span class="lobby-who">{who(&c.by)}</span>
+                    <span class="lobby-what">{what}</span>
+                </div>
+                {rated_tag(lang, c.rated)}
                 {if own {
                     view! { <button data-testid="cancel-challenge" on:click=move |_| driver.cancel_challenge()>{t!(lang, "online.cancel_challenge")}</button> }.into_any()
                 } else {
@@ -85,23 +98,25 @@ pub fn Lobby(
     let server_for_games = server.clone();
     let game_row = move |g: LiveGame| {
         let lang = lang.get();
-        let names: Vec<String> = g
-            .players
-            .iter()
-            .map(|p| p.as_ref().map_or_else(|| "?".to_string(), text::player))
-            .collect();
-        let line = format!(
-            "{} · {} · {} · {}",
-            names.join(" – "),
+        let [first, second] = g.players.clone();
+        let side = |p: Option<PlayerTag>| match p {
+            Some(p) => who(&p).into_any(),
+            None => view! { <span>"?"</span> }.into_any(),
+        };
+        let what = format!(
+            "{} · {}",
             game_words(lang, &g.game),
-            rated_word(lang, g.rated),
             crate::tn!(lang, "online.lobby_moves", g.plies)
         );
         let room = g.room.clone();
         let param = server_param(&server_for_games);
         view! {
-            <li class="recent" data-testid="live-game">
-                <div>{line}</div>
+            <li class="lobby-row" data-testid="live-game">
+                <div class="lobby-main">
+                    <span class="lobby-who">{side(first)}" – "{side(second)}</span>
+                    <span class="lobby-what">{what}</span>
+                </div>
+                {rated_tag(lang, g.rated)}
                 <button data-testid="watch-live" on:click=move |_| nav.go(Page::Online(OnlineLink {
                     route: Route::Watch { room: room.clone() },
                     server: param.clone(),

@@ -189,7 +189,7 @@ pub fn PlayerPage(driver: Driver) -> impl IntoView {
             </table>
             {v.ratings.is_empty().then(|| view! { <p class="muted">{t!(lang, "online.no_ratings")}</p> })}
             <div class="rating-charts">{charts}</div>
-            <section class="recent-games">
+            <section class="recent-games player-games">
                 <h2>{t!(lang, "online.player_games")}</h2>
                 {v.games.is_empty().then(|| view! { <p class="muted" data-testid="no-player-games">{t!(lang, "online.no_player_games")}</p> })}
                 <ul>{games}</ul>

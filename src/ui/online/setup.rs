@@ -1,7 +1,8 @@
 //! The online setup form (create a game for a friend, or join the
 //! quick-match queue) and the unfinished online games kept on this
-//! device. Both are drawn in the home screen's part of the page's wasm
-//! (see `ui/lazy.rs`), so a room's link does not fetch them.
+//! device. Both are drawn in the community part of the page's wasm, with
+//! the name card and the lobby (see `ui/lazy.rs`), so neither the home
+//! screen nor a game nor a room's link fetches them.
 
 use leptos::prelude::*;
 
