@@ -176,6 +176,30 @@ async fn rated_story(config: Config, restart: bool) {
         after[winner] > 1500 && after[1 - winner] < 1500,
         "{after:?}"
     );
+    let (addr, server) = if restart {
+        // After a restart the finished room still says what changed:
+        // `rated_before` is read back from the store.
+        server.shutdown().await;
+        let server = server::start(config.clone()).await.expect("restarts");
+        let addr = server.addr();
+        let (a_seat, b_seat) = (t.a_seat.clone(), t.b_seat.clone());
+        t = Table::rejoin(addr, a_seat, b_seat).await;
+        assert_eq!(t.state.status, Status::Over);
+        assert_eq!(
+            t.state.rated_before,
+            Some([1500, 1500]),
+            "rated_before after a restart"
+        );
+        let restored = t.state.players.clone().map(|p| p.unwrap().rating.unwrap());
+        assert_eq!(restored, after);
+        // Ann hears Ben come back.
+        t.a.recv_until(WAIT, |m| matches!(m, ServerMsg::Presence { .. }))
+            .await
+            .expect("presence");
+        (addr, server)
+    } else {
+        (addr, server)
+    };
     // The ratings moved once, and the player page says so.
     send(
         &mut t.a,
@@ -185,6 +209,7 @@ async fn rated_story(config: Config, restart: bool) {
         },
     )
     .await;
+    let got = answer(&mut t.a).await;
     let ServerMsg::PlayerPage {
         player,
         ratings,
@@ -192,9 +217,9 @@ async fn rated_story(config: Config, restart: bool) {
         games,
         pages,
         ..
-    } = answer(&mut t.a).await
+    } = got
     else {
-        panic!("expected player_page")
+        panic!("expected player_page, got {got:?}")
     };
     assert_eq!(player.id, ann.id);
     assert_eq!(pages, 1);

@@ -47,6 +47,16 @@ pub trait Local: Send + Sync + 'static {
         conn: &'a ConnHandle,
         how: Attach,
     ) -> Attaching<'a>;
+    /// The lobby of this node (its own challenges and games, and the
+    /// other nodes' listings).
+    fn lobby(&self) -> &super::lobby::Lobby;
+    /// Takes this node's challenge `id` for a taker (their identity, if
+    /// any) on another node: the room and the taker's token.
+    fn take_challenge<'a>(
+        self: Arc<Self>,
+        id: &'a str,
+        taker: Option<&'a str>,
+    ) -> Pending<'a, Result<(String, String), ServerMsg>>;
 }
 
 /// Who referees a room.
@@ -97,8 +107,17 @@ pub trait Placement: Send + Sync {
     fn requeue<'a>(&'a self, key: &'a str, partner: Partner) -> Pending<'a, ()>;
     /// Tells a paired partner their seat.
     fn matched<'a>(&'a self, partner: Partner, room: &'a str, token: &'a str) -> Pending<'a, ()>;
-    /// Connection `conn` leaves the queue (if it waits under `key`).
-    fn cancel(&self, key: &str, conn: u64);
+    /// Connection `conn` leaves the queue (if it waits under `key`);
+    /// done when no pairing can find it any more.
+    fn cancel<'a>(&'a self, key: &'a str, conn: u64) -> Pending<'a, ()>;
+    /// Takes challenge `id`, listed by node `node`, for a taker here
+    /// (their identity, if any): the room and the taker's token.
+    fn take_challenge<'a>(
+        &'a self,
+        node: &'a str,
+        id: &'a str,
+        taker: Option<&'a str>,
+    ) -> Pending<'a, Result<(String, String), ServerMsg>>;
     /// A clean stop: runs `stop_accepting` (the hub's shutdown signal),
     /// then saves every room of `local` with its clock (a cluster node
     /// hands them over to the other nodes).
@@ -200,7 +219,7 @@ impl Placement for Alone {
         Box::pin(async {})
     }
 
-    fn cancel(&self, key: &str, conn: u64) {
+    fn cancel<'a>(&'a self, key: &'a str, conn: u64) -> Pending<'a, ()> {
         let mut queue = lock(&self.queue);
         if let Some(waiting) = queue.get_mut(key) {
             waiting.retain(|(w, _)| w.id != conn);
@@ -208,6 +227,22 @@ impl Placement for Alone {
                 queue.remove(key);
             }
         }
+        Box::pin(async {})
+    }
+
+    /// One server lists only its own challenges.
+    fn take_challenge<'a>(
+        &'a self,
+        _node: &'a str,
+        _id: &'a str,
+        _taker: Option<&'a str>,
+    ) -> Pending<'a, Result<(String, String), ServerMsg>> {
+        Box::pin(async {
+            Err(crate::server::handle::refused(
+                crate::protocol::online::Refusal::NoSuchChallenge,
+                "this challenge is gone (taken, cancelled, or its creator left)",
+            ))
+        })
     }
 
     fn stop<'a>(
