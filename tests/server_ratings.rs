@@ -529,6 +529,65 @@ async fn themselves_story(config: Config) {
     server.shutdown().await;
 }
 
+/// Two rated seekers too far apart to be paired when the second asks
+/// are paired once both ranges have widened to the gap, without a third
+/// seeker arriving (the server looks at the rated queue periodically).
+#[tokio::test]
+async fn waiting_rated_seekers_are_paired_once_their_ranges_meet() {
+    let dir = data_dir("repair");
+    let widen = std::time::Duration::from_millis(200);
+    let server = server::start(Config {
+        widen_every: widen,
+        ..common::config(&dir)
+    })
+    .await
+    .expect("server starts");
+    let addr = server.addr();
+    let (a, _, _) = named(addr, "Ann").await;
+    let (b, _, _) = named(addr, "Ben").await;
+    let mut t = rated_match(a, b).await;
+    let mut seed = 11;
+    let over = each_moves_then_resign(&mut t, &mut seed).await;
+    let r = over.players.clone().map(|p| p.unwrap().rating.unwrap());
+    let gap = r[0].abs_diff(r[1]);
+    // Provisional ranges start at ±200 and widen by 100 a step.
+    assert!(gap > 200 && gap <= 700, "{r:?}");
+    let quick = ClientMsg::QuickMatch {
+        game: stones(),
+        clock_secs: Some(60),
+        rated: true,
+    };
+    let asked = std::time::Instant::now();
+    for c in [&mut t.a, &mut t.b] {
+        send(c, quick.clone()).await;
+        c.recv_until(WAIT, |m| matches!(m, ServerMsg::Queued { .. }))
+            .await
+            .expect("queued: too far apart to pair at once");
+    }
+    let mut seats = Vec::new();
+    for c in [&mut t.a, &mut t.b] {
+        match c
+            .recv_until(WAIT, |m| matches!(m, ServerMsg::Seat { .. }))
+            .await
+        {
+            Ok(ServerMsg::Seat { room, side, .. }) => seats.push((room, side)),
+            other => panic!("expected a seat, got {other:?}"),
+        }
+    }
+    let waited = asked.elapsed();
+    assert_eq!(seats[0].0, seats[1].0);
+    assert_ne!(seats[0].1, seats[1].1);
+    let steps = (gap - 200).div_ceil(100);
+    assert!(
+        waited >= widen * steps,
+        "paired after {waited:?}, before the ranges met ({steps} steps)"
+    );
+    let s = state(&mut t.a, Some(Event::Started)).await;
+    assert!(s.rated);
+    server.shutdown().await;
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[tokio::test]
 async fn a_rated_game_on_sqlite() {
     let dir = data_dir("ratings");

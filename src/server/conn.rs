@@ -654,6 +654,7 @@ impl Conn {
                     rating: tag.rating.unwrap_or(1500),
                     provisional: tag.provisional,
                     since_ms: super::store::now_ms(),
+                    widen_every_ms: self.hub.config.widen_every.as_millis() as u64,
                 },
             }),
             Ok(Ok(_)) => {

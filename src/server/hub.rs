@@ -508,6 +508,46 @@ impl Hub {
         })
     }
 
+    /// Pairs the waiting rated seekers whose ranges have widened to suit
+    /// each other (run every second or so, see `server::start`), so two
+    /// of them are paired without a third seeker arriving. Each pair gets
+    /// a room and both are told their seats, as a quick match does.
+    pub async fn repair(self: &Arc<Self>) {
+        let placement = self.placement();
+        for (key, a, b) in placement.repair() {
+            // The key is "{spec}/{clock_ms}/rated" (see `quick_match`).
+            let parsed = key
+                .strip_suffix("/rated")
+                .and_then(|k| k.rsplit_once('/'))
+                .and_then(|(spec, clock)| {
+                    Some((
+                        serde_json::from_str::<Variant>(spec).ok()?,
+                        clock.parse().ok()?,
+                    ))
+                });
+            let Some((spec, clock_ms)) = parsed else {
+                continue;
+            };
+            let made = match random_side() {
+                Ok(side) => {
+                    self.new_room(spec, clock_ms, side, true, (None, true))
+                        .await
+                }
+                Err(e) => Err(e),
+            };
+            match made {
+                Ok((code, [first, second])) => {
+                    placement.matched(a, &code, &first).await;
+                    placement.matched(b, &code, &second).await;
+                }
+                Err(_) => {
+                    placement.requeue(&key, b).await;
+                    placement.requeue(&key, a).await;
+                }
+            }
+        }
+    }
+
     /// The room for a lobby challenge just taken: both seats filled, the
     /// creator player 0 (its identity set now, the taker's as they sit
     /// down). Returns the code and both tokens.

@@ -103,6 +103,13 @@ pub trait Placement: Send + Sync {
         conn: &'a ConnHandle,
         seeking: Option<Seeking>,
     ) -> Pending<'a, Result<Option<Partner>, String>>;
+    /// Pairs waiting rated seekers whose ranges have widened to suit each
+    /// other (asked periodically): the queue key and both partners,
+    /// taken out of the queue. A cluster node pairs only as seekers ask
+    /// (for now: its queue keeps no ratings).
+    fn repair(&self) -> Vec<(String, Partner, Partner)> {
+        Vec::new()
+    }
     /// Puts a partner back in the queue (the room for them could not be made).
     fn requeue<'a>(&'a self, key: &'a str, partner: Partner) -> Pending<'a, ()>;
     /// Tells a paired partner their seat.
@@ -197,6 +204,34 @@ impl Placement for Alone {
             queue.remove(key);
         }
         Box::pin(async { Ok(partner) })
+    }
+
+    fn repair(&self) -> Vec<(String, Partner, Partner)> {
+        let now = crate::server::store::now_ms();
+        let mut queue = lock(&self.queue);
+        let mut pairs = Vec::new();
+        for (key, waiting) in queue.iter_mut() {
+            waiting.retain(|(w, _)| w.alive());
+            // Oldest first: the first two that suit each other.
+            'again: loop {
+                for i in 0..waiting.len() {
+                    for j in i + 1..waiting.len() {
+                        let (Some(a), Some(b)) = (&waiting[i].1, &waiting[j].1) else {
+                            continue;
+                        };
+                        if a.player != b.player && a.seeker.suits(&b.seeker, now) {
+                            let (wb, sb) = waiting.remove(j);
+                            let (wa, sa) = waiting.remove(i);
+                            pairs.push((key.clone(), Partner::Here(wa, sa), Partner::Here(wb, sb)));
+                            continue 'again;
+                        }
+                    }
+                }
+                break;
+            }
+        }
+        queue.retain(|_, w| !w.is_empty());
+        pairs
     }
 
     fn requeue<'a>(&'a self, key: &'a str, partner: Partner) -> Pending<'a, ()> {
