@@ -1065,3 +1065,243 @@ async fn a_stored_ply_is_refused_not_replaced_in_postgres() {
     assert_eq!(stored.moves, ["a1-b2", "g7-f6", "b2-c3"]);
     store.close().await;
 }
+
+/// A client with a name (registered on the node it is connected to).
+async fn named(addr: SocketAddr, name: &str) -> Client {
+    named_secret(addr, name).await.0
+}
+
+/// A client with a name, and its secret.
+async fn named_secret(addr: SocketAddr, name: &str) -> (Client, String) {
+    let mut c = Client::hello(addr).await.unwrap();
+    c.send(&ClientMsg::Register { name: name.into() })
+        .await
+        .unwrap();
+    match c.recv(WAIT).await.unwrap() {
+        ServerMsg::Identity {
+            secret: Some(secret),
+            ..
+        } => (c, secret),
+        other => panic!("expected identity, got {other:?}"),
+    }
+}
+
+/// A client identified as the player whose secret this is.
+async fn identified(addr: SocketAddr, secret: &str) -> Client {
+    let mut c = Client::hello(addr).await.unwrap();
+    c.send(&ClientMsg::Identify {
+        secret: secret.into(),
+    })
+    .await
+    .unwrap();
+    let msg = c.recv(WAIT).await.unwrap();
+    assert!(matches!(msg, ServerMsg::Identity { .. }), "{msg:?}");
+    c
+}
+
+fn stones_challenge(rated: bool) -> ClientMsg {
+    ClientMsg::Challenge {
+        game: Variant::Stones(StonesRules),
+        clock_secs: Some(60),
+        rated,
+    }
+}
+
+async fn posted(c: &mut Client) -> String {
+    match c.recv(WAIT).await.unwrap() {
+        ServerMsg::ChallengePosted { id } => id,
+        other => panic!("expected challenge_posted, got {other:?}"),
+    }
+}
+
+/// Reads `lobby` messages until one satisfies `ok` (challenge ids, live
+/// game rooms), within [`WAIT`].
+async fn lobby_until(c: &mut Client, what: &str, ok: impl Fn(&[String], &[String]) -> bool) {
+    let deadline = Instant::now() + WAIT;
+    loop {
+        let left = deadline.saturating_duration_since(Instant::now());
+        let msg = c
+            .recv_until(left, |m| matches!(m, ServerMsg::Lobby { .. }))
+            .await
+            .unwrap_or_else(|e| panic!("a lobby where {what}: {e}"));
+        let ServerMsg::Lobby { challenges, games } = msg else {
+            unreachable!()
+        };
+        let ids: Vec<String> = challenges.into_iter().map(|c| c.id).collect();
+        let rooms: Vec<String> = games.into_iter().map(|g| g.room).collect();
+        if ok(&ids, &rooms) {
+            return;
+        }
+    }
+}
+
+async fn refused_with(c: &mut Client, code: stoneplay::protocol::online::Refusal) {
+    let msg = c
+        .recv_until(WAIT, |m| matches!(m, ServerMsg::Refused { .. }))
+        .await
+        .expect("a refusal");
+    assert!(
+        matches!(&msg, ServerMsg::Refused { code: c, .. } if *c == code),
+        "expected {code:?}, got {msg:?}"
+    );
+}
+
+/// The lobby across nodes (issue 37): a challenge posted on one node is
+/// listed on the other, taken there, and both play in one room, which
+/// both nodes list to watch; a challenge leaves every node's lobby when
+/// its creator disconnects or cancels; the per-identity bound counts
+/// every node's challenges.
+#[tokio::test]
+async fn the_lobby_across_nodes() {
+    use stoneplay::protocol::online::Refusal;
+    let (pg, redis) = cluster::shared();
+    let db = pg.database().await;
+    let n = nodes(&db, &redis.url(), 2).await;
+    let (x, y) = (n[0].addr(), n[1].addr());
+    let mut wx = Client::hello(x).await.unwrap();
+    wx.send(&ClientMsg::Lobby).await.unwrap();
+    let mut wy = Client::hello(y).await.unwrap();
+    wy.send(&ClientMsg::Lobby).await.unwrap();
+
+    // Posted on x, listed on y, taken there.
+    let mut ann = named(x, "Ann").await;
+    ann.send(&stones_challenge(true)).await.unwrap();
+    let id = posted(&mut ann).await;
+    lobby_until(&mut wy, "ann's challenge is listed on y", |c, _| {
+        c.contains(&id)
+    })
+    .await;
+    let mut ben = named(y, "Ben").await;
+    ben.send(&ClientMsg::TakeChallenge { id: id.clone() })
+        .await
+        .unwrap();
+    let b_seat = seat(&mut ben).await;
+    let a_seat = seat(&mut ann).await;
+    assert_eq!(a_seat.room, b_seat.room);
+    assert_ne!(a_seat.side, b_seat.side);
+    let s = state(&mut ben, Some(Event::Started)).await;
+    assert!(s.rated);
+    let names: Vec<String> = s.players.iter().flatten().map(|p| p.name.clone()).collect();
+    assert_eq!(names.len(), 2, "both players named: {:?}", s.players);
+    let state_a = state(&mut ann, Some(Event::Started)).await;
+    assert_eq!(state_a.status, Status::Playing);
+    let room = a_seat.room.clone();
+    for (w, node) in [(&mut wx, "x"), (&mut wy, "y")] {
+        lobby_until(w, &format!("the game is listed on {node}"), |c, g| {
+            !c.contains(&id) && g.contains(&room)
+        })
+        .await;
+    }
+    let mut t = Table {
+        a: ann,
+        b: ben,
+        watcher: None,
+        a_seat,
+        b_seat,
+        state: s,
+        seed: 5,
+    };
+    t.play(6).await;
+    assert!(t.state.moves.len() >= 6, "both play");
+    // Taken once: a second taker finds it gone.
+    let mut cem = named(x, "Cem").await;
+    cem.send(&ClientMsg::TakeChallenge { id: id.clone() })
+        .await
+        .unwrap();
+    refused_with(&mut cem, Refusal::NoSuchChallenge).await;
+
+    // Posted on y, gone from x's lobby when its creator disconnects.
+    let mut dan = named(y, "Dan").await;
+    dan.send(&stones_challenge(false)).await.unwrap();
+    let id = posted(&mut dan).await;
+    lobby_until(&mut wx, "dan's challenge is listed on x", |c, _| {
+        c.contains(&id)
+    })
+    .await;
+    dan.close().await;
+    lobby_until(&mut wx, "dan's challenge is gone from x", |c, _| {
+        !c.contains(&id)
+    })
+    .await;
+    cem.send(&ClientMsg::TakeChallenge { id: id.clone() })
+        .await
+        .unwrap();
+    refused_with(&mut cem, Refusal::NoSuchChallenge).await;
+
+    // Cancelled on x: gone from y.
+    cem.send(&stones_challenge(false)).await.unwrap();
+    let id = posted(&mut cem).await;
+    lobby_until(&mut wy, "cem's challenge is listed on y", |c, _| {
+        c.contains(&id)
+    })
+    .await;
+    cem.send(&ClientMsg::CancelChallenge).await.unwrap();
+    lobby_until(&mut wy, "cem's challenge is gone from y", |c, _| {
+        !c.contains(&id)
+    })
+    .await;
+
+    // One identity, three challenges over two nodes: a fourth is refused
+    // on either node.
+    let (mut eve, secret) = named_secret(x, "Eve").await;
+    eve.send(&stones_challenge(false)).await.unwrap();
+    let mut ids = vec![posted(&mut eve).await];
+    let mut eves = vec![eve];
+    for _ in 0..2 {
+        let mut e = identified(y, &secret).await;
+        e.send(&stones_challenge(false)).await.unwrap();
+        ids.push(posted(&mut e).await);
+        eves.push(e);
+    }
+    lobby_until(&mut wx, "eve's three challenges are listed on x", |c, _| {
+        ids.iter().all(|id| c.contains(id))
+    })
+    .await;
+    for node in [x, y] {
+        let mut e = identified(node, &secret).await;
+        e.send(&stones_challenge(false)).await.unwrap();
+        refused_with(&mut e, Refusal::TooMany).await;
+    }
+    drop(eves);
+    for node in n {
+        node.shutdown().await;
+    }
+}
+
+/// A node killed with `kill -9` leaves no challenge behind: the other
+/// nodes drop its listing once it is not renewed (the lease time, 3 s).
+#[tokio::test]
+async fn a_killed_nodes_challenges_leave_the_lobby() {
+    let (pg, redis) = cluster::shared();
+    let db = pg.database().await;
+    let mut x = Node::start(&db, &redis.url());
+    let y = Node::start(&db, &redis.url());
+    let mut wy = Client::hello(y.addr).await.unwrap();
+    wy.send(&ClientMsg::Lobby).await.unwrap();
+    let mut ann = named(x.addr, "Ann").await;
+    ann.send(&stones_challenge(false)).await.unwrap();
+    let id = posted(&mut ann).await;
+    lobby_until(&mut wy, "the challenge is listed on y", |c, _| {
+        c.contains(&id)
+    })
+    .await;
+    x.kill_9();
+    let killed = Instant::now();
+    lobby_until(&mut wy, "the dead node's challenge is gone", |c, _| {
+        !c.contains(&id)
+    })
+    .await;
+    let took = killed.elapsed();
+    eprintln!(
+        "a dead node's challenge left the lobby after {} ms",
+        took.as_millis()
+    );
+    assert!(took < Duration::from_secs(5), "took {took:?}");
+    let mut ben = named(y.addr, "Ben").await;
+    ben.send(&ClientMsg::TakeChallenge { id }).await.unwrap();
+    refused_with(
+        &mut ben,
+        stoneplay::protocol::online::Refusal::NoSuchChallenge,
+    )
+    .await;
+}

@@ -57,7 +57,7 @@ async fn identities(config: Config) {
     assert_eq!(ada.name, "Ada");
     assert_eq!(ada.id.len(), 16);
     let secret = secret.expect("register sends the secret");
-    assert!(rename_in > 0 && rename_in <= RENAME_EVERY.as_millis() as u64);
+    assert_eq!(rename_in, 0, "a new name may be fixed at once");
 
     // Bad names and taken names (any case, look-alikes) are refused.
     let mut b = Client::hello(addr).await.unwrap();
@@ -102,7 +102,21 @@ async fn identities(config: Config) {
     assert_eq!(again, ada);
     assert_eq!(no_secret, None, "identify never sends the secret");
 
-    // Renaming too soon is refused and the name stays.
+    // The first rename goes through at once; the wait counts from it:
+    // renaming again too soon is refused and the name stays.
+    send(
+        &mut b,
+        ClientMsg::Rename {
+            name: "Ada F".into(),
+        },
+    )
+    .await;
+    let (fixed, _, rename_in) = identity(&mut b).await;
+    assert_eq!(
+        (fixed.id.as_str(), fixed.name.as_str()),
+        (ada.id.as_str(), "Ada F")
+    );
+    assert!(rename_in > 0 && rename_in <= RENAME_EVERY.as_millis() as u64);
     send(&mut b, ClientMsg::Rename { name: "Bea".into() }).await;
     refused_outside(&mut b, Refusal::RenameTooSoon).await;
     let mut c = Client::hello(addr).await.unwrap();
@@ -113,7 +127,7 @@ async fn identities(config: Config) {
         },
     )
     .await;
-    assert_eq!(identity(&mut c).await.0.name, "Ada");
+    assert_eq!(identity(&mut c).await.0.name, "Ada F");
 
     // Another player takes "Bob"; Ada may not take it, nor a look-alike.
     send(&mut c, register("Bob")).await;
@@ -148,8 +162,8 @@ async fn identities(config: Config) {
     );
     assert!(rename_in > 0);
     let mut d = Client::hello(addr).await.unwrap();
-    send(&mut d, register("ada")).await;
-    assert_eq!(identity(&mut d).await.0.name, "ada");
+    send(&mut d, register("ada f")).await;
+    assert_eq!(identity(&mut d).await.0.name, "ada f");
 
     server.shutdown().await;
 }

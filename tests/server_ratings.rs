@@ -176,6 +176,30 @@ async fn rated_story(config: Config, restart: bool) {
         after[winner] > 1500 && after[1 - winner] < 1500,
         "{after:?}"
     );
+    let (addr, server) = if restart {
+        // After a restart the finished room still says what changed:
+        // `rated_before` is read back from the store.
+        server.shutdown().await;
+        let server = server::start(config.clone()).await.expect("restarts");
+        let addr = server.addr();
+        let (a_seat, b_seat) = (t.a_seat.clone(), t.b_seat.clone());
+        t = Table::rejoin(addr, a_seat, b_seat).await;
+        assert_eq!(t.state.status, Status::Over);
+        assert_eq!(
+            t.state.rated_before,
+            Some([1500, 1500]),
+            "rated_before after a restart"
+        );
+        let restored = t.state.players.clone().map(|p| p.unwrap().rating.unwrap());
+        assert_eq!(restored, after);
+        // Ann hears Ben come back.
+        t.a.recv_until(WAIT, |m| matches!(m, ServerMsg::Presence { .. }))
+            .await
+            .expect("presence");
+        (addr, server)
+    } else {
+        (addr, server)
+    };
     // The ratings moved once, and the player page says so.
     send(
         &mut t.a,
@@ -185,6 +209,7 @@ async fn rated_story(config: Config, restart: bool) {
         },
     )
     .await;
+    let got = answer(&mut t.a).await;
     let ServerMsg::PlayerPage {
         player,
         ratings,
@@ -192,9 +217,9 @@ async fn rated_story(config: Config, restart: bool) {
         games,
         pages,
         ..
-    } = answer(&mut t.a).await
+    } = got
     else {
-        panic!("expected player_page")
+        panic!("expected player_page, got {got:?}")
     };
     assert_eq!(player.id, ann.id);
     assert_eq!(pages, 1);
@@ -502,6 +527,65 @@ async fn themselves_story(config: Config) {
         }
     ));
     server.shutdown().await;
+}
+
+/// Two rated seekers too far apart to be paired when the second asks
+/// are paired once both ranges have widened to the gap, without a third
+/// seeker arriving (the server looks at the rated queue periodically).
+#[tokio::test]
+async fn waiting_rated_seekers_are_paired_once_their_ranges_meet() {
+    let dir = data_dir("repair");
+    let widen = std::time::Duration::from_millis(200);
+    let server = server::start(Config {
+        widen_every: widen,
+        ..common::config(&dir)
+    })
+    .await
+    .expect("server starts");
+    let addr = server.addr();
+    let (a, _, _) = named(addr, "Ann").await;
+    let (b, _, _) = named(addr, "Ben").await;
+    let mut t = rated_match(a, b).await;
+    let mut seed = 11;
+    let over = each_moves_then_resign(&mut t, &mut seed).await;
+    let r = over.players.clone().map(|p| p.unwrap().rating.unwrap());
+    let gap = r[0].abs_diff(r[1]);
+    // Provisional ranges start at ±200 and widen by 100 a step.
+    assert!(gap > 200 && gap <= 700, "{r:?}");
+    let quick = ClientMsg::QuickMatch {
+        game: stones(),
+        clock_secs: Some(60),
+        rated: true,
+    };
+    let asked = std::time::Instant::now();
+    for c in [&mut t.a, &mut t.b] {
+        send(c, quick.clone()).await;
+        c.recv_until(WAIT, |m| matches!(m, ServerMsg::Queued { .. }))
+            .await
+            .expect("queued: too far apart to pair at once");
+    }
+    let mut seats = Vec::new();
+    for c in [&mut t.a, &mut t.b] {
+        match c
+            .recv_until(WAIT, |m| matches!(m, ServerMsg::Seat { .. }))
+            .await
+        {
+            Ok(ServerMsg::Seat { room, side, .. }) => seats.push((room, side)),
+            other => panic!("expected a seat, got {other:?}"),
+        }
+    }
+    let waited = asked.elapsed();
+    assert_eq!(seats[0].0, seats[1].0);
+    assert_ne!(seats[0].1, seats[1].1);
+    let steps = (gap - 200).div_ceil(100);
+    assert!(
+        waited >= widen * steps,
+        "paired after {waited:?}, before the ranges met ({steps} steps)"
+    );
+    let s = state(&mut t.a, Some(Event::Started)).await;
+    assert!(s.rated);
+    server.shutdown().await;
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[tokio::test]

@@ -273,7 +273,7 @@ pub async fn run(socket: WebSocket, hub: Arc<Hub>, _ticket: Arc<Ticket>, peer: I
     };
 
     conn.leave().await;
-    conn.cancel_queue();
+    conn.cancel_queue().await;
     // Its challenge leaves the lobby with it.
     hub.lobby.cancel(handle.id);
     hub.lobby.unwatch(handle.id);
@@ -560,22 +560,35 @@ impl Conn {
     }
 
     /// `take_challenge`: the seat a challenge offers; both get `seat` and
-    /// `state`.
+    /// `state`. A challenge listed by another cluster node is taken there
+    /// (its node makes the room and tells its creator).
     async fn take_challenge(&mut self, id: &str) {
         let me = self.me();
-        let Some(c) = self.hub.lobby.get(id) else {
-            return self.send(&refused(
-                Refusal::NoSuchChallenge,
-                "this challenge is gone (taken, cancelled, or its creator left)",
-            ));
+        let (node, by, rated) = match self.hub.lobby.get(id) {
+            Some(c) if c.conn.id == self.handle.id => {
+                return self.send(&refused(
+                    Refusal::OwnChallenge,
+                    "this is your own challenge: nobody plays themselves",
+                ))
+            }
+            Some(c) => (None, c.by.id, c.rated),
+            None => match self.hub.lobby.remote(id) {
+                Some((node, c)) => (Some(node), c.by.id, c.rated),
+                None => {
+                    return self.send(&refused(
+                        Refusal::NoSuchChallenge,
+                        "this challenge is gone (taken, cancelled, or its creator left)",
+                    ))
+                }
+            },
         };
-        if c.conn.id == self.handle.id || me.as_deref() == Some(c.by.id.as_str()) {
+        if me.as_deref() == Some(by.as_str()) {
             return self.send(&refused(
                 Refusal::OwnChallenge,
                 "this is your own challenge: nobody plays themselves",
             ));
         }
-        if c.rated && me.is_none() {
+        if rated && me.is_none() {
             return self.send(&refused(
                 Refusal::NoIdentity,
                 "a rated game needs a name: choose one first",
@@ -584,25 +597,20 @@ impl Conn {
         if !self.may_create() {
             return;
         }
-        let Some(c) = self.hub.lobby.take(id) else {
-            return self.send(&refused(
-                Refusal::NoSuchChallenge,
-                "this challenge is gone (taken, cancelled, or its creator left)",
-            ));
+        let taken = match &node {
+            None => self.hub.take_challenge(id, me.as_deref()).await,
+            Some(node) => {
+                self.hub
+                    .take_remote_challenge(node, id, me.as_deref())
+                    .await
+            }
         };
-        match self.hub.challenge_room(&c).await {
-            Ok((room, [first, second])) => {
-                c.conn.tell(ConnEvent::Matched {
-                    room: room.clone(),
-                    token: first,
-                });
-                self.enter(&room, Attach::Token(second, Event::Started, me))
+        match taken {
+            Ok((room, token)) => {
+                self.enter(&room, Attach::Token(token, Event::Started, me))
                     .await;
             }
-            Err(answer) => {
-                self.hub.lobby.put_back(c);
-                self.send(&answer);
-            }
+            Err(answer) => self.send(&answer),
         }
     }
 
@@ -646,6 +654,7 @@ impl Conn {
                     rating: tag.rating.unwrap_or(1500),
                     provisional: tag.provisional,
                     since_ms: super::store::now_ms(),
+                    widen_every_ms: self.hub.config.widen_every.as_millis() as u64,
                 },
             }),
             Ok(Ok(_)) => {
@@ -677,7 +686,7 @@ impl Conn {
             Ok(Ok(Answer::Msg(msg))) => {
                 self.send(&msg);
             }
-            Ok(Ok(Answer::Tags(_))) => {}
+            Ok(Ok(Answer::Tags(_) | Answer::Before(_))) => {}
             Ok(Err(e)) => self.send_player_error(&e),
             Err(e) => {
                 eprintln!("server: a player read failed: {e}");
@@ -840,7 +849,7 @@ impl Conn {
             }
             ClientMsg::CancelQuickMatch => {
                 if self.queued.is_some() {
-                    self.cancel_queue();
+                    self.cancel_queue().await;
                     self.send(&ServerMsg::QueueCancelled);
                 } else {
                     self.send(&refused(
@@ -941,9 +950,9 @@ impl Conn {
         }
     }
 
-    fn cancel_queue(&mut self) {
+    async fn cancel_queue(&mut self) {
         if let Some(key) = self.queued.take() {
-            self.hub.cancel_quick_match(&key, self.handle.id);
+            self.hub.cancel_quick_match(&key, self.handle.id).await;
         }
     }
 

@@ -15,7 +15,7 @@ use tokio::sync::{mpsc, oneshot, watch};
 
 use super::handle::{refused, ConnHandle};
 use super::ids;
-use super::placement::{Alone, Attaching, Local, Owner, Placement, Seeking};
+use super::placement::{Alone, Attaching, Local, Owner, Pending, Placement, Seeking};
 use super::room::{self, Attach, RoomCmd};
 use super::store::{now_ms, RoomMeta, Store, Stored};
 use super::Config;
@@ -508,6 +508,46 @@ impl Hub {
         })
     }
 
+    /// Pairs the waiting rated seekers whose ranges have widened to suit
+    /// each other (run every second or so, see `server::start`), so two
+    /// of them are paired without a third seeker arriving. Each pair gets
+    /// a room and both are told their seats, as a quick match does.
+    pub async fn repair(self: &Arc<Self>) {
+        let placement = self.placement();
+        for (key, a, b) in placement.repair() {
+            // The key is "{spec}/{clock_ms}/rated" (see `quick_match`).
+            let parsed = key
+                .strip_suffix("/rated")
+                .and_then(|k| k.rsplit_once('/'))
+                .and_then(|(spec, clock)| {
+                    Some((
+                        serde_json::from_str::<Variant>(spec).ok()?,
+                        clock.parse().ok()?,
+                    ))
+                });
+            let Some((spec, clock_ms)) = parsed else {
+                continue;
+            };
+            let made = match random_side() {
+                Ok(side) => {
+                    self.new_room(spec, clock_ms, side, true, (None, true))
+                        .await
+                }
+                Err(e) => Err(e),
+            };
+            match made {
+                Ok((code, [first, second])) => {
+                    placement.matched(a, &code, &first).await;
+                    placement.matched(b, &code, &second).await;
+                }
+                Err(_) => {
+                    placement.requeue(&key, b).await;
+                    placement.requeue(&key, a).await;
+                }
+            }
+        }
+    }
+
     /// The room for a lobby challenge just taken: both seats filled, the
     /// creator player 0 (its identity set now, the taker's as they sit
     /// down). Returns the code and both tokens.
@@ -529,9 +569,68 @@ impl Hub {
         .await
     }
 
+    /// Takes this node's challenge `id` for `taker` (an identity, if the
+    /// taker has one): makes the room, tells the creator's connection its
+    /// seat, and returns the room and the taker's token. Refused when the
+    /// challenge is gone, is the taker's own, or is rated and the taker
+    /// has no name. Asked by this node's connections and, in a cluster,
+    /// by other nodes' for their connections.
+    pub async fn take_challenge(
+        self: &Arc<Self>,
+        id: &str,
+        taker: Option<&str>,
+    ) -> Result<(String, String), ServerMsg> {
+        let gone = || {
+            refused(
+                Refusal::NoSuchChallenge,
+                "this challenge is gone (taken, cancelled, or its creator left)",
+            )
+        };
+        let c = self.lobby.get(id).ok_or_else(gone)?;
+        if taker == Some(c.by.id.as_str()) {
+            return Err(refused(
+                Refusal::OwnChallenge,
+                "this is your own challenge: nobody plays themselves",
+            ));
+        }
+        if c.rated && taker.is_none() {
+            return Err(refused(
+                Refusal::NoIdentity,
+                "a rated game needs a name: choose one first",
+            ));
+        }
+        let c = self.lobby.take(id).ok_or_else(gone)?;
+        match self.challenge_room(&c).await {
+            Ok((room, [first, second])) => {
+                c.conn.tell(super::handle::ConnEvent::Matched {
+                    room: room.clone(),
+                    token: first,
+                });
+                Ok((room, second))
+            }
+            Err(answer) => {
+                self.lobby.put_back(c);
+                Err(answer)
+            }
+        }
+    }
+
+    /// Another node's challenge `id` (listed there): asks that node.
+    pub async fn take_remote_challenge(
+        &self,
+        node: &str,
+        id: &str,
+        taker: Option<&str>,
+    ) -> Result<(String, String), ServerMsg> {
+        self.placement().take_challenge(node, id, taker).await
+    }
+
     /// Leaves the queue (if this connection is the one waiting under `key`).
-    pub fn cancel_quick_match(&self, key: &str, conn_id: u64) {
-        self.placement().cancel(key, conn_id);
+    /// Done when no pairing can find it any more (a cluster node deletes
+    /// its row first: a pairing on another node just after the player
+    /// was told `queue_cancelled` would otherwise hand them a seat).
+    pub async fn cancel_quick_match(&self, key: &str, conn_id: u64) {
+        self.placement().cancel(key, conn_id).await;
     }
 
     /// Ends every connection, saves every room's clock (a cluster node
@@ -600,6 +699,18 @@ impl Local for Hub {
         how: Attach,
     ) -> Attaching<'a> {
         Box::pin(async move { Hub::attach(&self, code, conn, how).await })
+    }
+
+    fn lobby(&self) -> &super::lobby::Lobby {
+        &self.lobby
+    }
+
+    fn take_challenge<'a>(
+        self: Arc<Self>,
+        id: &'a str,
+        taker: Option<&'a str>,
+    ) -> Pending<'a, Result<(String, String), ServerMsg>> {
+        Box::pin(async move { Hub::take_challenge(&self, id, taker).await })
     }
 }
 

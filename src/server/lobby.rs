@@ -14,12 +14,35 @@
 //! each room reports when its game starts and when it ends or leaves
 //! memory (`plies` is the count when it was listed, not kept up move by
 //! move, so a move does not resend the lobby to everyone).
+//!
+//! **Across cluster nodes** (feature `cluster`, `super::cluster::lobby`):
+//! each node keeps its own challenges and games here, as above, and
+//! shares a [`Listing`] of them (the newest [`SHOWN`] of each, and how
+//! many challenges each identity and address holds) on the bus whenever
+//! they change and every `BEAT` (1 s) besides; each node keeps the other
+//! nodes' latest listings ([`Lobby::set_remote`]) and sends its followers
+//! the union, newest first. A listing not renewed within the lease time
+//! (3 s) is dropped ([`Lobby::expire_remote`]): a crashed node's
+//! challenges and games leave every lobby within about 3 s. Taking
+//! another node's challenge asks that node over the bus, which takes it
+//! here (once: [`Lobby::take`]), makes the room and tells its creator,
+//! and answers with the taker's seat. Challenges stay in memory (they die
+//! with their creator's connection anyway); nothing about them is in the
+//! database. The per-identity and per-address bounds count the other
+//! nodes' listings too: they hold across nodes except for posts made on
+//! two nodes within the same instant (before either listing has reached
+//! the other node, a few ms), which can exceed them by at most the number
+//! of nodes times the bound; [`MAX_CHALLENGES`] is per node.
 
 use std::collections::HashMap;
 use std::net::IpAddr;
 use std::sync::{Mutex, MutexGuard};
+use std::time::Duration;
 
 use axum::extract::ws::Utf8Bytes;
+use serde::{Deserialize, Serialize};
+use tokio::sync::Notify;
+use tokio::time::Instant;
 
 use super::handle::ConnHandle;
 use crate::games::any::Variant;
@@ -45,8 +68,28 @@ pub struct Challenge {
     /// The connection that posted it (told when it is taken).
     pub conn: ConnHandle,
     pub addr: IpAddr,
-    /// When posted (a counter: newest last).
+    /// When posted (ms since the epoch, made unique and increasing on
+    /// this node: newest last, comparable across nodes).
     pub seq: u64,
+}
+
+/// What one node lists, as it shares it with the others (over the bus).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Listing {
+    /// Its newest challenges (at most [`SHOWN`]), with when posted.
+    pub challenges: Vec<(u64, ChallengeInfo)>,
+    /// Its newest live games (at most [`SHOWN`]), with when listed.
+    pub games: Vec<(u64, LiveGame)>,
+    /// How many open challenges each identity has there (all of them).
+    pub by_player: Vec<(String, u32)>,
+    /// How many open challenges each client address has there.
+    pub by_addr: Vec<(String, u32)>,
+}
+
+/// Another node's listing, good until `until`.
+struct Remote {
+    until: Instant,
+    listing: Listing,
 }
 
 /// Why a challenge could not be posted.
@@ -68,12 +111,17 @@ struct Inner {
     /// Live games by room code, with when they were listed.
     games: HashMap<String, (u64, LiveGame)>,
     seq: u64,
+    /// Other cluster nodes' listings, by node.
+    remote: HashMap<String, Remote>,
 }
 
-/// The lobby of one server.
+/// The lobby of one server (with the other nodes' listings in a cluster).
 #[derive(Default)]
 pub struct Lobby {
     inner: Mutex<Inner>,
+    /// Told when this node's own challenges or games change (a cluster
+    /// node then shares its listing).
+    changed: Notify,
 }
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -81,29 +129,68 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 }
 
 impl Inner {
-    fn message(&self) -> ServerMsg {
-        let mut challenges: Vec<&Challenge> = self.challenges.iter().collect();
-        challenges.sort_by_key(|c| std::cmp::Reverse(c.seq));
-        let mut games: Vec<&(u64, LiveGame)> = self.games.values().collect();
-        games.sort_by_key(|(seq, g)| (std::cmp::Reverse(*seq), g.room.clone()));
-        ServerMsg::Lobby {
-            challenges: challenges
-                .into_iter()
-                .take(SHOWN)
-                .map(|c| ChallengeInfo {
-                    id: c.id.clone(),
-                    game: c.game,
-                    clock_secs: c.clock_secs,
-                    rated: c.rated,
-                    by: c.by.clone(),
-                })
-                .collect(),
-            games: games
-                .into_iter()
-                .take(SHOWN)
-                .map(|(_, g)| g.clone())
-                .collect(),
+    /// This node's newest challenges and games, and its counts.
+    fn listing(&self) -> Listing {
+        let mut challenges: Vec<(u64, ChallengeInfo)> =
+            self.challenges.iter().map(|c| (c.seq, c.info())).collect();
+        newest_first(&mut challenges, |c| &c.id);
+        let mut games: Vec<(u64, LiveGame)> = self.games.values().cloned().collect();
+        newest_first(&mut games, |g| &g.room);
+        let mut by_player: HashMap<String, u32> = HashMap::new();
+        let mut by_addr: HashMap<String, u32> = HashMap::new();
+        for c in &self.challenges {
+            *by_player.entry(c.by.id.clone()).or_default() += 1;
+            *by_addr.entry(c.addr.to_string()).or_default() += 1;
         }
+        let mut by_player: Vec<(String, u32)> = by_player.into_iter().collect();
+        let mut by_addr: Vec<(String, u32)> = by_addr.into_iter().collect();
+        by_player.sort();
+        by_addr.sort();
+        Listing {
+            challenges,
+            games,
+            by_player,
+            by_addr,
+        }
+    }
+
+    /// This node's listing and the other nodes', newest first.
+    fn message(&self) -> ServerMsg {
+        let own = self.listing();
+        let mut challenges = own.challenges;
+        let mut games = own.games;
+        for r in self.remote.values() {
+            challenges.extend(r.listing.challenges.iter().cloned());
+            games.extend(r.listing.games.iter().cloned());
+        }
+        newest_first(&mut challenges, |c| &c.id);
+        newest_first(&mut games, |g| &g.room);
+        ServerMsg::Lobby {
+            challenges: challenges.into_iter().map(|(_, c)| c).collect(),
+            games: games.into_iter().map(|(_, g)| g).collect(),
+        }
+    }
+
+    /// Open challenges of identity `player` and address `addr` on the
+    /// other nodes (as their last listings say).
+    fn remote_counts(&self, player: &str, addr: &str) -> (usize, usize) {
+        let mut counts = (0, 0);
+        for r in self.remote.values() {
+            let l = &r.listing;
+            counts.0 += l
+                .by_player
+                .iter()
+                .find(|(p, _)| p == player)
+                .map_or(0, |x| x.1) as usize;
+            counts.1 += l.by_addr.iter().find(|(a, _)| a == addr).map_or(0, |x| x.1) as usize;
+        }
+        counts
+    }
+
+    /// The next `seq`: now in ms, after the last one.
+    fn next_seq(&mut self) -> u64 {
+        self.seq = (self.seq + 1).max(crate::server::store::now_ms());
+        self.seq
     }
 
     /// Sends the lobby to every follower; those that cannot take it stop
@@ -117,7 +204,90 @@ impl Inner {
     }
 }
 
+/// Sorts newest first (ties by key, so every node lists the same
+/// order) and keeps [`SHOWN`].
+fn newest_first<T>(list: &mut Vec<(u64, T)>, key: impl Fn(&T) -> &String) {
+    list.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| key(&a.1).cmp(key(&b.1))));
+    list.truncate(SHOWN);
+}
+
+impl Challenge {
+    /// As the lobby lists it.
+    pub fn info(&self) -> ChallengeInfo {
+        ChallengeInfo {
+            id: self.id.clone(),
+            game: self.game,
+            clock_secs: self.clock_secs,
+            rated: self.rated,
+            by: self.by.clone(),
+        }
+    }
+}
+
 impl Lobby {
+    /// Waits until this node's own challenges or games change.
+    pub async fn changed(&self) {
+        self.changed.notified().await;
+    }
+
+    /// This node's listing, to share with the other nodes.
+    pub fn listing(&self) -> Listing {
+        lock(&self.inner).listing()
+    }
+
+    /// Another node's listing, good for `ttl` unless renewed; its
+    /// followers are told when it changes what they see.
+    pub fn set_remote(&self, node: &str, listing: Listing, ttl: Duration) {
+        let mut inner = lock(&self.inner);
+        let until = Instant::now() + ttl;
+        let same = inner.remote.get(node).is_some_and(|r| r.listing == listing);
+        if listing == Listing::default() {
+            if inner.remote.remove(node).is_some() {
+                inner.tell();
+            }
+            return;
+        }
+        inner
+            .remote
+            .insert(node.to_string(), Remote { until, listing });
+        if !same {
+            inner.tell();
+        }
+    }
+
+    /// Drops the other nodes' listings not renewed in time (a node that
+    /// died or lost the bus).
+    pub fn expire_remote(&self) {
+        let mut inner = lock(&self.inner);
+        let now = Instant::now();
+        let before = inner.remote.len();
+        inner.remote.retain(|_, r| r.until > now);
+        if inner.remote.len() != before {
+            inner.tell();
+        }
+    }
+
+    /// Drops every other node's listing (the bus is lost).
+    pub fn forget_remote(&self) {
+        let mut inner = lock(&self.inner);
+        if !inner.remote.is_empty() {
+            inner.remote.clear();
+            inner.tell();
+        }
+    }
+
+    /// Another node's challenge `id`: that node and the challenge.
+    pub fn remote(&self, id: &str) -> Option<(String, ChallengeInfo)> {
+        let inner = lock(&self.inner);
+        inner.remote.iter().find_map(|(node, r)| {
+            r.listing
+                .challenges
+                .iter()
+                .find(|(_, c)| c.id == id)
+                .map(|(_, c)| (node.clone(), c.clone()))
+        })
+    }
+
     /// `conn` follows the lobby: sent it now and on every change.
     pub fn watch(&self, conn: &ConnHandle) {
         let mut inner = lock(&self.inner);
@@ -137,18 +307,20 @@ impl Lobby {
         if c.iter().any(|x| x.conn.id == challenge.conn.id) {
             return Err(PostError::AlreadyPosted);
         }
-        let by_player = c.iter().filter(|x| x.by.id == challenge.by.id).count();
-        let by_addr = c.iter().filter(|x| x.addr == challenge.addr).count();
+        let (elsewhere_player, elsewhere_addr) =
+            inner.remote_counts(&challenge.by.id, &challenge.addr.to_string());
+        let by_player = c.iter().filter(|x| x.by.id == challenge.by.id).count() + elsewhere_player;
+        let by_addr = c.iter().filter(|x| x.addr == challenge.addr).count() + elsewhere_addr;
         if by_player >= PER_PLAYER || by_addr >= PER_ADDRESS {
             return Err(PostError::TooMany);
         }
         if c.len() >= MAX_CHALLENGES {
             return Err(PostError::Full);
         }
-        inner.seq += 1;
-        challenge.seq = inner.seq;
+        challenge.seq = inner.next_seq();
         inner.challenges.push(challenge);
         inner.tell();
+        self.changed.notify_one();
         Ok(())
     }
 
@@ -160,6 +332,7 @@ impl Lobby {
         let gone = inner.challenges.len() != before;
         if gone {
             inner.tell();
+            self.changed.notify_one();
         }
         gone
     }
@@ -181,6 +354,7 @@ impl Lobby {
         let i = inner.challenges.iter().position(|c| c.id == id)?;
         let c = inner.challenges.remove(i);
         inner.tell();
+        self.changed.notify_one();
         c.conn.alive().then_some(c)
     }
 
@@ -190,6 +364,7 @@ impl Lobby {
         if challenge.conn.alive() && inner.challenges.len() < MAX_CHALLENGES {
             inner.challenges.push(challenge);
             inner.tell();
+            self.changed.notify_one();
         }
     }
 
@@ -198,8 +373,7 @@ impl Lobby {
         let mut inner = lock(&self.inner);
         let changed = match game {
             Some(g) => {
-                inner.seq += 1;
-                let seq = inner.seq;
+                let seq = inner.next_seq();
                 inner.games.insert(room.to_string(), (seq, g));
                 true
             }
@@ -207,6 +381,7 @@ impl Lobby {
         };
         if changed {
             inner.tell();
+            self.changed.notify_one();
         }
     }
 

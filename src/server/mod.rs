@@ -124,6 +124,11 @@ pub struct Config {
     /// A player's name may change once in this long (a day; tests set
     /// less to see a rename go through).
     pub rename_every: Duration,
+    /// A rated quick match's range widens every this long of waiting
+    /// (5 s: [`players::pairing::WIDEN_EVERY_MS`]; tests set less), and
+    /// the waiting rated seekers are looked at again at least this often
+    /// (at most every second).
+    pub widen_every: Duration,
 }
 
 impl Default for Config {
@@ -157,6 +162,7 @@ impl Default for Config {
             max_waiting_rooms: 10_000,
             finished_linger: Duration::from_secs(60),
             rename_every: Duration::from_millis(crate::server::players::RENAME_EVERY_MS),
+            widen_every: Duration::from_millis(crate::server::players::pairing::WIDEN_EVERY_MS),
         }
     }
 }
@@ -301,6 +307,27 @@ pub async fn start(mut config: Config) -> Result<Server, String> {
             }
         }
         loaded.send_replace(Some(n));
+    });
+    // Rated seekers whose ranges have widened to overlap are paired
+    // without waiting for a third (`Hub::repair`).
+    let pairer = Arc::downgrade(&hub);
+    let repair_every = hub
+        .config
+        .widen_every
+        .min(Duration::from_secs(1))
+        .max(Duration::from_millis(50));
+    tokio::spawn(async move {
+        let Some(hub) = pairer.upgrade() else { return };
+        let mut stop = hub.shutdown_signal();
+        drop(hub);
+        loop {
+            tokio::select! {
+                () = tokio::time::sleep(repair_every) => {}
+                () = listen::stopped(&mut stop) => return,
+            }
+            let Some(hub) = pairer.upgrade() else { return };
+            hub.repair().await;
+        }
     });
     let sweeper = hub.clone();
     tokio::spawn(async move {

@@ -541,6 +541,19 @@ async fn query(c: &Conn, query: Query, now_ms: u64) -> Result<Answer, PlayerErro
                 .collect();
             Answer::Msg(Box::new(ServerMsg::Archive { game, start, moves }))
         }
+        Query::RatedBefore { room, game_no } => {
+            let no = i32::try_from(game_no).map_err(|_| PlayerError::NoSuchGame)?;
+            let row = c
+                .query_opt(
+                    "SELECT first_before, second_before FROM games
+                     WHERE room = $1 AND game_no = $2 AND counted",
+                    &[&room, &no],
+                )
+                .await
+                .map_err(|e| PlayerError::Db(pg_error(&e)))?
+                .map(|r| (r.get::<_, Option<f64>>(0), r.get::<_, Option<f64>>(1)));
+            Answer::Before(super::store::before(row))
+        }
     })
 }
 

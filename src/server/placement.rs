@@ -47,6 +47,16 @@ pub trait Local: Send + Sync + 'static {
         conn: &'a ConnHandle,
         how: Attach,
     ) -> Attaching<'a>;
+    /// The lobby of this node (its own challenges and games, and the
+    /// other nodes' listings).
+    fn lobby(&self) -> &super::lobby::Lobby;
+    /// Takes this node's challenge `id` for a taker (their identity, if
+    /// any) on another node: the room and the taker's token.
+    fn take_challenge<'a>(
+        self: Arc<Self>,
+        id: &'a str,
+        taker: Option<&'a str>,
+    ) -> Pending<'a, Result<(String, String), ServerMsg>>;
 }
 
 /// Who referees a room.
@@ -93,12 +103,28 @@ pub trait Placement: Send + Sync {
         conn: &'a ConnHandle,
         seeking: Option<Seeking>,
     ) -> Pending<'a, Result<Option<Partner>, String>>;
+    /// Pairs waiting rated seekers whose ranges have widened to suit each
+    /// other (asked periodically): the queue key and both partners,
+    /// taken out of the queue. A cluster node pairs only as seekers ask
+    /// (for now: its queue keeps no ratings).
+    fn repair(&self) -> Vec<(String, Partner, Partner)> {
+        Vec::new()
+    }
     /// Puts a partner back in the queue (the room for them could not be made).
     fn requeue<'a>(&'a self, key: &'a str, partner: Partner) -> Pending<'a, ()>;
     /// Tells a paired partner their seat.
     fn matched<'a>(&'a self, partner: Partner, room: &'a str, token: &'a str) -> Pending<'a, ()>;
-    /// Connection `conn` leaves the queue (if it waits under `key`).
-    fn cancel(&self, key: &str, conn: u64);
+    /// Connection `conn` leaves the queue (if it waits under `key`);
+    /// done when no pairing can find it any more.
+    fn cancel<'a>(&'a self, key: &'a str, conn: u64) -> Pending<'a, ()>;
+    /// Takes challenge `id`, listed by node `node`, for a taker here
+    /// (their identity, if any): the room and the taker's token.
+    fn take_challenge<'a>(
+        &'a self,
+        node: &'a str,
+        id: &'a str,
+        taker: Option<&'a str>,
+    ) -> Pending<'a, Result<(String, String), ServerMsg>>;
     /// A clean stop: runs `stop_accepting` (the hub's shutdown signal),
     /// then saves every room of `local` with its clock (a cluster node
     /// hands them over to the other nodes).
@@ -180,6 +206,34 @@ impl Placement for Alone {
         Box::pin(async { Ok(partner) })
     }
 
+    fn repair(&self) -> Vec<(String, Partner, Partner)> {
+        let now = crate::server::store::now_ms();
+        let mut queue = lock(&self.queue);
+        let mut pairs = Vec::new();
+        for (key, waiting) in queue.iter_mut() {
+            waiting.retain(|(w, _)| w.alive());
+            // Oldest first: the first two that suit each other.
+            'again: loop {
+                for i in 0..waiting.len() {
+                    for j in i + 1..waiting.len() {
+                        let (Some(a), Some(b)) = (&waiting[i].1, &waiting[j].1) else {
+                            continue;
+                        };
+                        if a.player != b.player && a.seeker.suits(&b.seeker, now) {
+                            let (wb, sb) = waiting.remove(j);
+                            let (wa, sa) = waiting.remove(i);
+                            pairs.push((key.clone(), Partner::Here(wa, sa), Partner::Here(wb, sb)));
+                            continue 'again;
+                        }
+                    }
+                }
+                break;
+            }
+        }
+        queue.retain(|_, w| !w.is_empty());
+        pairs
+    }
+
     fn requeue<'a>(&'a self, key: &'a str, partner: Partner) -> Pending<'a, ()> {
         if let Partner::Here(conn, seeking) = partner {
             lock(&self.queue)
@@ -200,7 +254,7 @@ impl Placement for Alone {
         Box::pin(async {})
     }
 
-    fn cancel(&self, key: &str, conn: u64) {
+    fn cancel<'a>(&'a self, key: &'a str, conn: u64) -> Pending<'a, ()> {
         let mut queue = lock(&self.queue);
         if let Some(waiting) = queue.get_mut(key) {
             waiting.retain(|(w, _)| w.id != conn);
@@ -208,6 +262,22 @@ impl Placement for Alone {
                 queue.remove(key);
             }
         }
+        Box::pin(async {})
+    }
+
+    /// One server lists only its own challenges.
+    fn take_challenge<'a>(
+        &'a self,
+        _node: &'a str,
+        _id: &'a str,
+        _taker: Option<&'a str>,
+    ) -> Pending<'a, Result<(String, String), ServerMsg>> {
+        Box::pin(async {
+            Err(crate::server::handle::refused(
+                crate::protocol::online::Refusal::NoSuchChallenge,
+                "this challenge is gone (taken, cancelled, or its creator left)",
+            ))
+        })
     }
 
     fn stop<'a>(

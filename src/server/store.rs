@@ -242,6 +242,9 @@ pub enum Query {
     Leaderboard { game: GameKind },
     /// `archive {room, game_no}` (the code already normalized).
     Archive { room: String, game_no: u32 },
+    /// Each side's rating before game `game_no` of `room`, if it was
+    /// counted (a room loaded after a restart shows `rated_before`).
+    RatedBefore { room: String, game_no: u32 },
 }
 
 /// The answer to a [`Query`].
@@ -250,6 +253,8 @@ pub enum Answer {
     Tags([Option<PlayerTag>; 2]),
     /// The message to send (`player_page`, `leaderboard`, `archive`).
     Msg(Box<ServerMsg>),
+    /// Each side's rating before a counted game (first, second), as shown.
+    Before(Option<[u32; 2]>),
 }
 
 /// Answers `query` on SQLite (reads only).
@@ -306,7 +311,30 @@ fn query(conn: &Connection, query: Query, now_ms: u64) -> Result<Answer, PlayerE
                 .map_err(db)?;
             Answer::Msg(Box::new(ServerMsg::Archive { game, start, moves }))
         }
+        Query::RatedBefore { room, game_no } => {
+            let row = conn
+                .prepare_cached(
+                    "SELECT first_before, second_before FROM games
+                     WHERE room = ?1 AND game_no = ?2 AND counted = 1",
+                )
+                .and_then(|mut st| {
+                    st.query_row(params![room, game_no], |r| {
+                        Ok((r.get::<_, Option<f64>>(0)?, r.get::<_, Option<f64>>(1)?))
+                    })
+                    .optional()
+                })
+                .map_err(db)?;
+            Answer::Before(before(row))
+        }
     })
+}
+
+/// Each side's rating before a counted game, as shown (both known).
+pub(crate) fn before(row: Option<(Option<f64>, Option<f64>)>) -> Option<[u32; 2]> {
+    match row {
+        Some((Some(a), Some(b))) => Some([players::shown(a) as u32, players::shown(b) as u32]),
+        _ => None,
+    }
 }
 
 /// What a connection asks of the players' tables.

@@ -14,7 +14,7 @@ use tokio::time::Instant;
 
 use super::node::{
     channel, lock, server_error, Cluster, RemoteMember, ANSWER, BUS_CHECK, BUS_DEADLINE, BUS_DOWN,
-    BUS_QUIET, NO_ANSWER, NO_ANSWER_AFTER, PING,
+    BUS_QUIET, LOBBY_CHANNEL, NO_ANSWER, NO_ANSWER_AFTER, PING,
 };
 use super::wire::{Answer, Bus};
 use crate::server::handle::ConnHandle;
@@ -42,6 +42,11 @@ impl Cluster {
     /// all; a failed connection is opened again once before the bus
     /// counts as down, and then publishes fail at once for [`BUS_QUIET`].
     pub(super) async fn publish(&self, node: &str, msg: &Bus) -> Result<(), String> {
+        self.publish_on(&channel(node), msg).await
+    }
+
+    /// Publishes `msg` on channel `to` (see [`Cluster::publish`]).
+    pub(super) async fn publish_on(&self, to: &str, msg: &Bus) -> Result<(), String> {
         if lock(&self.bus_quiet_until).is_some_and(|t| Instant::now() < t) {
             return Err(BUS_DOWN.into());
         }
@@ -50,7 +55,7 @@ impl Cluster {
             for _ in 0..2 {
                 let mut c = self.publisher().await?;
                 let sent = redis::cmd("PUBLISH")
-                    .arg(channel(node))
+                    .arg(to)
                     .arg(&text)
                     .query_async::<i64>(&mut c)
                     .await;
@@ -125,6 +130,7 @@ impl Cluster {
             let subscribed = tokio::time::timeout(ANSWER, async {
                 let mut pubsub = self.redis.get_async_pubsub().await.ok()?;
                 pubsub.subscribe(channel(&self.node)).await.ok()?;
+                pubsub.subscribe(LOBBY_CHANNEL).await.ok()?;
                 Some(pubsub)
             })
             .await
@@ -166,6 +172,9 @@ impl Cluster {
     pub(super) fn bus_lost(&self) {
         *lock(&self.publisher) = None;
         lock(&self.waiting).clear();
+        if let Some(hub) = self.hub() {
+            hub.lobby().forget_remote();
+        }
         for (_, proxy) in lock(&self.proxies).iter() {
             proxy.dead.notify_one();
         }
@@ -253,6 +262,15 @@ impl Cluster {
                 }
             }
             Bus::Matched { conn, room, token } => self.deliver_match(conn, room, token),
+            Bus::Lobby { from, listing } => self.remote_lobby(&from, listing),
+            Bus::Take {
+                from,
+                req,
+                id,
+                taker,
+            } => {
+                tokio::spawn(self.clone().take_for(from, req, id, taker));
+            }
         }
     }
 

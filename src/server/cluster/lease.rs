@@ -256,6 +256,7 @@ impl Cluster {
                 let _ = tokio::time::timeout(ANSWER, finished).await;
             }
         }
+        self.unlist_lobby().await;
         self.stopped.store(true, Ordering::Relaxed);
         if let Ok(db) = self.db().await {
             for sql in [

@@ -11,7 +11,9 @@
 //! - `bus.rs`: publishing and listening, the bus check, other nodes'
 //!   connections attached here through stand-ins;
 //! - `proxy.rs`: the task that stands for a room refereed elsewhere;
-//! - `queue.rs`: quick match across the nodes (the queue is a table).
+//! - `queue.rs`: quick match across the nodes (the queue is a table);
+//! - `lobby.rs`: the lobby across the nodes (listings shared on the bus,
+//!   a challenge taken by asking its node; see `super::lobby`).
 //!
 //! This file declares them and makes the node a [`Placement`].
 //!
@@ -64,6 +66,7 @@
 
 mod bus;
 mod lease;
+mod lobby;
 mod node;
 mod proxy;
 mod queue;
@@ -113,8 +116,17 @@ impl Placement for Arc<Cluster> {
         Box::pin(async move { Cluster::matched(self, &self.partner(partner), room, token).await })
     }
 
-    fn cancel(&self, _key: &str, conn: u64) {
-        Cluster::cancel(self, conn);
+    fn cancel<'a>(&'a self, _key: &'a str, conn: u64) -> Pending<'a, ()> {
+        Box::pin(Cluster::cancel(self, conn))
+    }
+
+    fn take_challenge<'a>(
+        &'a self,
+        node: &'a str,
+        id: &'a str,
+        taker: Option<&'a str>,
+    ) -> Pending<'a, Result<(String, String), crate::protocol::online::ServerMsg>> {
+        Box::pin(Cluster::take_challenge(self, node, id, taker))
     }
 
     fn stop<'a>(

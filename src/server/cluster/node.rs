@@ -106,6 +106,9 @@ pub(super) fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
+/// The channel every node follows: the nodes' lobby listings.
+pub(super) const LOBBY_CHANNEL: &str = "stoneplay:lobby";
+
 pub(super) fn channel(node: &str) -> String {
     format!("stoneplay:node:{node}")
 }
@@ -173,6 +176,7 @@ impl Cluster {
             .map_err(|_| "cannot subscribe on the message bus (--bus)".to_string())?;
         tokio::spawn(cluster.clone().beat());
         tokio::spawn(cluster.clone().watch_bus());
+        tokio::spawn(cluster.clone().share_lobby());
         Ok(cluster)
     }
 

@@ -87,7 +87,7 @@ impl Cluster {
                             lock(&self.proxied).remove(&key);
                             let _ = done.send(Err(server_error(e)));
                         }
-                        Ok(Answer::NotHere) => {
+                        Ok(Answer::NotHere | Answer::Seat { .. }) => {
                             // The node no longer referees the room (or does
                             // not answer): unlisted and closed before the
                             // hub hears, so it looks the room up again.

@@ -3,8 +3,6 @@
 //! per queue key) and tells their node over the bus.
 
 use std::sync::atomic::Ordering;
-use std::sync::Arc;
-
 use tokio_postgres::Client;
 
 use super::node::{db_error, lock, Cluster};
@@ -126,21 +124,24 @@ impl Cluster {
         }
     }
 
-    /// A connection leaves the queue (or was never in it).
-    pub fn cancel(self: &Arc<Self>, conn: u64) {
+    /// A connection leaves the queue (or was never in it): its row is
+    /// deleted before this returns (within the database's deadline), so
+    /// a pairing on another node cannot pick it after the player was
+    /// told `queue_cancelled` (it once could: the delete ran in a task
+    /// of its own, and `quick_match_pairs_players_on_different_nodes`
+    /// sometimes saw its fourth player paired with the third, who had
+    /// left).
+    pub async fn cancel(&self, conn: u64) {
         if lock(&self.queued).remove(&conn).is_none() {
             return;
         }
-        let me = self.clone();
-        tokio::spawn(async move {
-            if let Ok(db) = me.db().await {
-                let _ = me
-                    .timed(db.execute(
-                        "DELETE FROM queue WHERE node = $1 AND conn = $2",
-                        &[&me.node, &(conn as i64)],
-                    ))
-                    .await;
-            }
-        });
+        if let Ok(db) = self.db().await {
+            let _ = self
+                .timed(db.execute(
+                    "DELETE FROM queue WHERE node = $1 AND conn = $2",
+                    &[&self.node, &(conn as i64)],
+                ))
+                .await;
+        }
     }
 }

@@ -1,9 +1,11 @@
 //! What cluster nodes tell each other: JSON messages on each node's Redis
-//! channel (`stoneplay:node:ID`). Ephemeral only: whatever must survive
+//! channel (`stoneplay:node:ID`) and, for the lobby, on one channel all
+//! nodes follow (`stoneplay:lobby`). Ephemeral only: whatever must survive
 //! is in PostgreSQL before anyone is told.
 
 use serde::{Deserialize, Serialize};
 
+use crate::server::lobby::Listing;
 use crate::server::room::{Action, Attach};
 
 /// What nodes tell each other (JSON on `stoneplay:node:ID`).
@@ -60,6 +62,22 @@ pub(super) enum Bus {
         room: String,
         token: String,
     },
+    /// On the lobby channel (every node): node `from`'s own challenges
+    /// and live games, sent on every change and every `BEAT`; an empty
+    /// one when it stops.
+    Lobby {
+        from: String,
+        listing: Listing,
+    },
+    /// To a challenge's node: take challenge `id` for a connection of
+    /// node `from` (`taker`: its identity); answered with `Attached`
+    /// (`Answer::Seat` or `Answer::Refused`).
+    Take {
+        from: String,
+        req: u64,
+        id: String,
+        taker: Option<String>,
+    },
 }
 
 #[derive(Debug, Serialize, Deserialize)]
@@ -69,4 +87,9 @@ pub(super) enum Answer {
     Refused(String),
     /// This node does not referee the room (any more): look again.
     NotHere,
+    /// A challenge taken: the room and the taker's token.
+    Seat {
+        room: String,
+        token: String,
+    },
 }

@@ -27,12 +27,15 @@ pub struct Seeker {
     pub provisional: bool,
     /// When they started waiting (ms, any clock both share).
     pub since_ms: u64,
+    /// Their range widens every this long ([`WIDEN_EVERY_MS`]; the
+    /// server's `Config::widen_every`).
+    pub widen_every_ms: u64,
 }
 
 impl Seeker {
     /// The range this player accepts at `now_ms`.
     pub fn range(&self, now_ms: u64) -> u32 {
-        let steps = now_ms.saturating_sub(self.since_ms) / WIDEN_EVERY_MS;
+        let steps = now_ms.saturating_sub(self.since_ms) / self.widen_every_ms.max(1);
         let start = if self.provisional {
             2 * START_RANGE
         } else {
@@ -73,6 +76,7 @@ mod tests {
             rating,
             provisional: false,
             since_ms,
+            widen_every_ms: WIDEN_EVERY_MS,
         }
     }
 

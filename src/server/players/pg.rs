@@ -48,7 +48,7 @@ pub async fn register(
     let result = c
         .execute(
             "INSERT INTO players (id, secret, name, name_key, name_shape, created_ms, renamed_ms)
-             VALUES ($1, $2, $3, $4, $5, $6, $6)",
+             VALUES ($1, $2, $3, $4, $5, $6, 0)",
             &[
                 &id,
                 &identity::seal(secret),

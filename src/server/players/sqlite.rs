@@ -95,7 +95,7 @@ pub fn register(
     }
     conn.prepare_cached(
         "INSERT INTO players (id, secret, name, name_key, name_shape, created_ms, renamed_ms)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6)",
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, 0)",
     )
     .and_then(|mut s| {
         s.execute(params![
@@ -680,19 +680,28 @@ mod tests {
         assert_eq!(find(&conn, "b0b").unwrap().unwrap().id, other);
         assert_eq!(find(&conn, "nobody here").unwrap(), None);
         assert_eq!(find(&conn, &"x".repeat(100_000)).unwrap(), None);
-        // Renaming: not within a day of the last name, never to a taken one.
+        // Renaming: a new player may fix their name at once; then not
+        // within a day of the last rename, never to a taken one.
+        let fixed = name::check("Ayşe K").unwrap();
+        rename(&conn, &id, &fixed, T0 + 500, DAY).unwrap();
         let new = name::check("Ayşe Y").unwrap();
         assert_eq!(
-            rename(&conn, &id, &new, T0 + 1000, DAY),
+            rename(&conn, &id, &new, T0 + 1500, DAY),
             Err(PlayerError::TooSoon {
                 wait_ms: DAY - 1000
             })
         );
         assert_eq!(
-            rename(&conn, &id, &name::check("BOB").unwrap(), T0 + DAY, DAY),
+            rename(
+                &conn,
+                &id,
+                &name::check("BOB").unwrap(),
+                T0 + 500 + DAY,
+                DAY
+            ),
             Err(PlayerError::NameTaken)
         );
-        rename(&conn, &id, &new, T0 + DAY, DAY).unwrap();
+        rename(&conn, &id, &new, T0 + 500 + DAY, DAY).unwrap();
         assert_eq!(identify(&conn, &secret).unwrap().unwrap().name, "Ayşe Y");
         // The old name is free again; the player's own may change case.
         player(&conn, "Ayse");

@@ -223,9 +223,36 @@ impl Room {
                 self.tags = tags;
                 self.tags_for = ids;
             }
-            Ok(Ok(Answer::Msg(_))) => {}
+            Ok(Ok(Answer::Msg(_) | Answer::Before(_))) => {}
             Ok(Err(e)) => eprintln!("server: room {}: players not read: {e}", self.code),
             Err(e) => eprintln!("server: room {}: players not read: {e}", self.code),
+        }
+    }
+
+    /// A room loaded with its rated game already counted (after a
+    /// restart, or on another cluster node) reads each side's rating
+    /// before the game from the store, so `state.rated_before` is sent as
+    /// it was before the restart. A failed read leaves it out (the chips
+    /// then show the ratings without the change).
+    async fn load_rated_before(&mut self) {
+        let game_no = self.table.meta.game_no;
+        if !self.table.meta.rated
+            || self.recorded != Some(game_no)
+            || self.rated_before.is_some_and(|(no, _)| no == game_no)
+        {
+            return;
+        }
+        let q = Query::RatedBefore {
+            room: self.code.clone(),
+            game_no,
+        };
+        match self.hub.store().query(q).await {
+            Ok(Ok(Answer::Before(Some(before)))) => {
+                self.rated_before = Some((game_no, before));
+            }
+            Ok(Ok(_)) => {}
+            Ok(Err(e)) => eprintln!("server: room {}: ratings not read: {e}", self.code),
+            Err(e) => eprintln!("server: room {}: ratings not read: {e}", self.code),
         }
     }
 
@@ -479,6 +506,7 @@ impl Room {
 
     async fn serve(&mut self, rx: &mut mpsc::Receiver<RoomCmd>) {
         self.ensure_tags().await;
+        self.load_rated_before().await;
         self.sync_listed(false);
         if std::mem::take(&mut self.resave)
             && self.settle(Instant::now()).await
