@@ -71,16 +71,21 @@ async fn identities_and_names_on_postgres() {
     assert_eq!(pg::find(&c, "B0B").await.unwrap().unwrap().id, bob);
     assert_eq!(pg::find(&c, &id).await.unwrap().unwrap().name, "Ayşe");
     assert_eq!(pg::find(&c, "nobody at all").await.unwrap(), None);
+    // A new name may be fixed once at once; the day's wait counts from
+    // that rename, not from the first name.
+    pg::rename(&c, &id, &name::check("Ayşe X").unwrap(), T0 + 1, DAY)
+        .await
+        .unwrap();
     let new = name::check("Ayşe Y").unwrap();
     assert_eq!(
-        pg::rename(&c, &id, &new, T0 + 1, DAY).await,
+        pg::rename(&c, &id, &new, T0 + 2, DAY).await,
         Err(PlayerError::TooSoon { wait_ms: DAY - 1 })
     );
     assert_eq!(
-        pg::rename(&c, &id, &name::check("bob").unwrap(), T0 + DAY, DAY).await,
+        pg::rename(&c, &id, &name::check("bob").unwrap(), T0 + 1 + DAY, DAY).await,
         Err(PlayerError::NameTaken)
     );
-    pg::rename(&c, &id, &new, T0 + DAY, DAY).await.unwrap();
+    pg::rename(&c, &id, &new, T0 + 1 + DAY, DAY).await.unwrap();
     assert_eq!(
         pg::identify(&c, &secret).await.unwrap().unwrap().name,
         "Ayşe Y"
