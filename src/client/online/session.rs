@@ -658,7 +658,14 @@ impl OnlineSession {
                 self.me = Some(Me {
                     player,
                     ratings,
-                    rename_at: now + rename_in_ms as f64,
+                    // No wait is no wait: `now + 0` would read as a
+                    // second's wait against the page's ticking clock,
+                    // which lags the message's `now` by up to a second.
+                    rename_at: if rename_in_ms == 0 {
+                        0.0
+                    } else {
+                        now + rename_in_ms as f64
+                    },
                 });
             }
             ServerMsg::Lobby { challenges, games } => {
