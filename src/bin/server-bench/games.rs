@@ -13,7 +13,7 @@ use stoneplay::games::{GameKind, Side};
 use stoneplay::protocol::online::{ClientMsg, Event, GameState, ServerMsg, SideChoice};
 use stoneplay::server::client::Client;
 
-use crate::process::WAIT;
+use crate::process::{ServerProcess, WAIT};
 
 /// The `i`-th game's: the games of the list in turn, default rules.
 pub(crate) fn spec(i: usize) -> Variant {
@@ -214,4 +214,47 @@ pub(crate) async fn traffic(
     g.first.close().await;
     g.second.close().await;
     Ok(())
+}
+
+/// The figures every mode prints for the games: moves, moves/s, round
+/// trips, CPU and memory per node.
+pub(crate) fn report_games(
+    nodes: &[ServerProcess],
+    trips: &mut [Duration],
+    finished: usize,
+    failed: usize,
+    elapsed: f64,
+    cpu_before: &[f64],
+    open_rss: &[u64],
+) {
+    trips.sort();
+    let moves = trips.len();
+    println!("games      {finished} finished, {failed} failed");
+    println!("moves      {moves}");
+    println!("elapsed    {elapsed:.2} s");
+    println!("moves/s    {:.0}", moves as f64 / elapsed);
+    println!(
+        "round trip p50 {:.2} ms, p90 {:.2} ms, p99 {:.2} ms, max {:.2} ms (move sent → opponent has the new state)",
+        percentile(trips, 0.50),
+        percentile(trips, 0.90),
+        percentile(trips, 0.99),
+        percentile(trips, 1.0)
+    );
+    let mut total_cpu = 0.0;
+    for (i, node) in nodes.iter().enumerate() {
+        let cpu = node.cpu_secs() - cpu_before[i];
+        total_cpu += cpu;
+        let (rss, hwm) = node.memory();
+        println!(
+            "node {i}     CPU {cpu:.1} s ({:.0} % of one core), RSS {:.1} MiB with the games open, {:.1} MiB at the end, peak (VmHWM) {:.1} MiB",
+            100.0 * cpu / elapsed,
+            open_rss[i] as f64 / 1024.0,
+            rss as f64 / 1024.0,
+            hwm as f64 / 1024.0
+        );
+    }
+    println!(
+        "all nodes  CPU {total_cpu:.1} s, {:.0} µs a move",
+        1e6 * total_cpu / moves.max(1) as f64
+    );
 }

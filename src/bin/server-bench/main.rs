@@ -73,7 +73,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use floods::{flood, ping_flood, waiting_rooms};
-use games::{percentile, play, set_up, spec, traffic};
+use games::{percentile, play, report_games, set_up, spec, traffic};
 use process::ServerProcess;
 
 struct Args {
@@ -234,35 +234,14 @@ async fn run_nodes(args: Args) -> Result<(), String> {
         }
     }
     let elapsed = start.elapsed().as_secs_f64();
-    trips.sort();
-    let moves = trips.len();
-    println!("games      {finished} finished, {failed} failed");
-    println!("moves      {moves}");
-    println!("elapsed    {elapsed:.2} s");
-    println!("moves/s    {:.0}", moves as f64 / elapsed);
-    println!(
-        "round trip p50 {:.2} ms, p90 {:.2} ms, p99 {:.2} ms, max {:.2} ms (move sent → opponent has the new state)",
-        percentile(&trips, 0.50),
-        percentile(&trips, 0.90),
-        percentile(&trips, 0.99),
-        percentile(&trips, 1.0)
-    );
-    let mut total_cpu = 0.0;
-    for (i, node) in nodes.iter().enumerate() {
-        let cpu = node.cpu_secs() - cpu_before[i];
-        total_cpu += cpu;
-        let (rss, hwm) = node.memory();
-        println!(
-            "node {i}     CPU {cpu:.1} s ({:.0} % of one core), RSS {:.1} MiB with the games open, {:.1} MiB at the end, peak {:.1} MiB",
-            100.0 * cpu / elapsed,
-            open[i] as f64 / 1024.0,
-            rss as f64 / 1024.0,
-            hwm as f64 / 1024.0
-        );
-    }
-    println!(
-        "all nodes  CPU {total_cpu:.1} s, {:.0} µs a move",
-        1e6 * total_cpu / moves.max(1) as f64
+    report_games(
+        &nodes,
+        &mut trips,
+        finished,
+        failed,
+        elapsed,
+        &cpu_before,
+        &open,
     );
     if failed > 0 {
         return Err(format!("{failed} games failed"));
