@@ -111,11 +111,17 @@ test('against the computer your side is at the bottom; turning the board round s
   await page.locator('svg.board').waitFor();
   assert.ok(await meanY(page, '.piece.pb') > 0.5, 'your (Black) stones start at the bottom');
   assert.ok(await meanY(page, '.piece.pw') < 0.5);
-  const board = await page.locator('svg.board').boundingBox();
-  const mine = await page.locator('[data-testid=score-second]').boundingBox();
-  const theirs = await page.locator('[data-testid=score-first]').boundingBox();
-  assert.ok(mine.y > board.y + board.height - 1, 'your chip is under the board');
-  assert.ok(theirs.y + theirs.height < board.y + 1, "the computer's chip is above it");
+  // The three boxes in one look: the computer moves meanwhile, and a
+  // layout read in three steps could mix two moments.
+  const { board, mine, theirs } = await page.evaluate(() => {
+    const box = (selector) => {
+      const r = document.querySelector(selector).getBoundingClientRect();
+      return { y: r.top, height: r.height };
+    };
+    return { board: box('svg.board'), mine: box('[data-testid=score-second]'), theirs: box('[data-testid=score-first]') };
+  });
+  assert.ok(mine.y > board.y + board.height - 1, `your chip is under the board (${JSON.stringify({ board, mine })})`);
+  assert.ok(theirs.y + theirs.height < board.y + 1, `the computer's chip is above it (${JSON.stringify({ board, theirs })})`);
   // Playing first, White is at the bottom.
   await page.goto(`${app.server.url}?game=stones&vs=casual`);
   await page.locator('svg.board').waitFor();
@@ -129,6 +135,31 @@ test('against the computer your side is at the bottom; turning the board round s
   assert.ok(await meanY(page, '.piece.pb') < 0.5, 'turned round: yours at the top');
   assert.deepEqual(errors, []);
   await context.close();
+});
+
+test('on a phone the board stays put as the turn passes (the chips keep their height)', async () => {
+  for (const game of ['stones', 'mill', 'ataxx']) {
+    const { page, errors, context } = await openPage(app.browser, `${app.server.url}?game=${game}&vs=casual&you=second`, { width: 360, height: 740 });
+    await page.locator('svg.board').waitFor();
+    // The board's top with "to move" on the computer's chip and without it:
+    // the text is set here rather than waited for, as the computer moves at
+    // once (a long label such as Mill's "computer · 8 in hand · 0 lost"
+    // once wrapped it onto a second line).
+    const tops = await page.evaluate(() => {
+      const turn = document.querySelector('[data-testid=score-first] .chip-turn');
+      const top = () => document.querySelector('svg.board').getBoundingClientRect().top;
+      const was = turn.textContent;
+      turn.textContent = 'to move';
+      const on = top();
+      turn.textContent = '';
+      const off = top();
+      turn.textContent = was;
+      return { on, off };
+    });
+    assert.equal(tops.on, tops.off, `${game}: the board moves as the turn passes (${JSON.stringify(tops)})`);
+    assert.deepEqual(errors, []);
+    await context.close();
+  }
 });
 
 test('the settings panel at 360×740: no row runs over the next, and the clock select shows its value', async () => {
