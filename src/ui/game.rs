@@ -22,6 +22,7 @@ use super::screen::moves::{lookback_line, LookBack, MoveList, MoveNav};
 use super::screen::result::{LocalPaused, LocalResult};
 use super::screen::status::{ThinkingLine, TurnLine};
 use super::share;
+use super::store::OnlineOrigin;
 use super::store::Settings;
 use super::words::use_lang;
 use super::{notation, words::Text};
@@ -37,13 +38,13 @@ use super::screen::controls::DEFAULT_CLOCK_SECS;
 
 /// A saved game coming back: the time that was left and how it ended, if
 /// it did (a timeout or a resignation is not in the link).
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Resume {
     pub left_ms: Option<f64>,
     pub outcome: Option<Outcome>,
-    /// Your side in a game played online (issue 37): drawn at the bottom,
-    /// as it was there.
-    pub you: Option<Side>,
+    /// A game played online (issue 37): your side is drawn at the bottom,
+    /// as it was there, and the chips name the players.
+    pub online: Option<OnlineOrigin>,
 }
 
 /// Whether a dialog or panel is over the board (settings, new game): a
@@ -107,6 +108,7 @@ pub fn GameScreen<G: UiGame>(
     let lang = use_lang();
     let opponent = opponent.filter(|_| ai.is_some());
     let computer = opponent.map(|o| o.side);
+    let online = resume.as_ref().and_then(|r| r.online.clone());
     let game = match resume {
         Some(r) => LocalGame::resumed(initial, clock_secs, computer, r.left_ms, r.outcome),
         None => LocalGame::new(initial, clock_secs, computer, now_ms()),
@@ -170,7 +172,9 @@ pub fn GameScreen<G: UiGame>(
     });
 
     // Your side at the bottom against the computer; the setting turns it round.
-    let online_side = resume.and_then(|r| r.you);
+    let online_side = online.as_ref().and_then(|o| o.you);
+    let played_online = online.is_some();
+    let names = online.map(|o| o.names).unwrap_or_default();
     let bottom = Memo::new(move |_| {
         let turned = setting(|s| s.flip_board, false);
         match online_side {
@@ -180,12 +184,15 @@ pub fn GameScreen<G: UiGame>(
         }
     });
     let chip = move |side: Side| {
+        let name = names[side.index()].clone();
         let label = move || {
             let lang = lang.get();
-            let seat = match opponent {
-                Some(o) if o.side == side => format!("{} · ", t!(lang, "chip.computer")),
-                Some(_) => format!("{} · ", t!(lang, "chip.you")),
-                None => String::new(),
+            let seat = match (opponent, &name) {
+                (Some(o), _) if o.side == side => format!("{} · ", t!(lang, "chip.computer")),
+                (Some(_), _) => format!("{} · ", t!(lang, "chip.you")),
+                // A game played online: who played it.
+                (None, Some(name)) => format!("{name} · "),
+                (None, None) => String::new(),
             };
             let detail = shown.with(|r| r.position().chip_detail(lang, side));
             seat + &detail.unwrap_or_else(|| G::score_label(lang).to_string())
@@ -278,7 +285,8 @@ pub fn GameScreen<G: UiGame>(
                     result_closed=card_closed
                     on_show_result=Callback::new(move |()| { step.run(None); card_closed.set(false) })
                     clock_secs=Signal::derive(move || game.with(|g| g.clock_secs()))
-                    on_clock=Callback::new(move |secs| play.set_clock(secs))/>
+                    on_clock=Callback::new(move |secs| play.set_clock(secs))
+                    clock_choice=!played_online/>
                 <p class="notice" aria-live="polite" data-testid="notice">{move || notice.get().map(|n| n.get(lang.get()))}</p>
                 // Above the list and its arrows, where looking back starts.
                 <LookBack line=lookback on_live=Callback::new(move |()| step.run(None))/>

@@ -73,7 +73,7 @@ fn resume(nav: Nav, saved: &SavedGame) -> Result<(), Problem> {
         resume: Some(super::game::Resume {
             left_ms: saved.clock_left_ms,
             outcome: saved.outcome,
-            you: saved.online.as_ref().and_then(|o| o.you),
+            online: saved.online.clone(),
         }),
     }));
     Ok(())

@@ -103,7 +103,7 @@ fn screen<G: UiGame>(
         }
     });
     view! {
-        <GameScreen<G> initial=record clock_secs=clock_secs resume=setup.resume
+        <GameScreen<G> initial=record clock_secs=clock_secs resume=setup.resume.clone()
             on_change=on_change on_finish=on_finish opponent=opponent
             on_new_game=Callback::new(move |()| new_game.set(true)) review=review/>
     }

@@ -80,7 +80,7 @@ fn setup_for(query: &str) -> Result<Option<Setup>, Problem> {
         resume: saved.map(|g| Resume {
             left_ms: g.clock_left_ms,
             outcome: g.outcome,
-            you: g.online.and_then(|o| o.you),
+            online: g.online,
         }),
     }))
 }

@@ -164,6 +164,10 @@ pub struct OnlineOrigin {
     /// The server's address when it is not the page's own (`wss://…`).
     pub server: Option<String>,
     pub you: Option<Side>,
+    /// The players' names, first side then second, where they had one
+    /// (older saves have none).
+    #[serde(default)]
+    pub names: [Option<String>; 2],
 }
 
 /// The saved games, most recent first.

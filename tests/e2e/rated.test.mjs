@@ -73,6 +73,14 @@ test('a rated quick match: names and provisional ratings on the chips, the chang
   assert.equal(await text(c.page, 'page-of'), 'Page 1 of 1');
   assert.equal(await tid(c.page, 'page-next').isDisabled(), true);
   assert.equal((await text(c.page, 'page-next')).trim(), 'Older');
+  // Opened in review, the chips name both players, and there is no clock
+  // to choose (it was the server's).
+  await tid(c.page, 'player-game-review').click();
+  await tid(c.page, 'result').waitFor();
+  const reviewed = (await text(c.page, 'score-first')) + ' | ' + (await text(c.page, 'score-second'));
+  assert.match(reviewed, new RegExp(`${winner} · `));
+  assert.match(reviewed, new RegExp(`${loser} · `));
+  assert.equal(await c.page.locator('.clock-choice').count(), 0);
   // Nobody by that name: a clear line, no page.
   const d = await openPage(browser, `${game.url}?player=Nobody`);
   await d.page.getByText('No player has this name or id.').waitFor();

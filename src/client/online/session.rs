@@ -252,6 +252,8 @@ pub struct Finished {
     pub outcome: Outcome,
     /// Your side; `None` when you watched.
     pub you: Option<Side>,
+    /// The players' names, first side then second, where they had one.
+    pub names: [Option<String>; 2],
 }
 
 impl Finished {
@@ -721,6 +723,7 @@ impl OnlineSession {
             moves: s.moves.clone(),
             outcome: s.outcome?,
             you: s.you,
+            names: s.players.clone().map(|p| p.map(|p| p.name)),
         })
     }
 

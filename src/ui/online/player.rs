@@ -116,6 +116,7 @@ pub fn PlayerPage(driver: Driver) -> impl IntoView {
             moves: a.moves,
             outcome: a.game.outcome,
             you: None,
+            names: a.game.players.clone().map(|p| p.map(|p| p.name)),
         };
         review_failed.set(!open_in_review(nav, &f, &server.get_value()));
     });

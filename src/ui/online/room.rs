@@ -85,6 +85,7 @@ fn saved_of<G: UiGame>(rules: &G::Rules, f: &Finished, server: &str) -> Option<S
             room: f.room.clone(),
             server: server_param(server),
             you: f.you,
+            names: f.names.clone(),
         }),
     })
 }
@@ -107,7 +108,7 @@ pub fn open_in_review(nav: Nav, f: &Finished, server: &str) -> bool {
         resume: Some(Resume {
             left_ms: None,
             outcome: game.outcome,
-            you: f.you,
+            online: game.online,
         }),
     }));
     true
@@ -234,7 +235,7 @@ pub fn OnlineGame<G: UiGame>(
             resume: Some(Resume {
                 left_ms: None,
                 outcome: game.outcome,
-                you: f.you,
+                online: game.online,
             }),
         }));
     });

@@ -72,6 +72,10 @@ pub fn LocalControls(
     #[prop(into)]
     clock_secs: Signal<u32>,
     on_clock: Callback<u32>,
+    /// Offer the clock choice (not for a game played online: its clock
+    /// was the server's).
+    #[prop(default = true)]
+    clock_choice: bool,
 ) -> impl IntoView {
     let lang = use_lang();
     let word = move |key: fn(Lang) -> &'static str| move || key(lang.get());
@@ -100,12 +104,14 @@ pub fn LocalControls(
             <Show when=move || over.get() && result_closed.get()>
                 <button on:click=move |_| on_show_result.run(()) data-testid="show-result">{word(|l| t!(l, "game.show_result"))}</button>
             </Show>
-            <label class="clock-choice">
-                {word(|l| t!(l, "game.clock"))}" "
-                <select on:change=change_clock aria-label=word(|l| t!(l, "game.clock_aria"))>
-                    {clock_options(lang, move || clock_secs.get())}
-                </select>
-            </label>
+            {clock_choice.then(|| view! {
+                <label class="clock-choice">
+                    {word(|l| t!(l, "game.clock"))}" "
+                    <select on:change=change_clock aria-label=word(|l| t!(l, "game.clock_aria"))>
+                        {clock_options(lang, move || clock_secs.get())}
+                    </select>
+                </label>
+            })}
         </div>
     }
 }
