@@ -72,12 +72,16 @@ test-browser:
 	cp .ci/webdriver.json webdriver.json
 	WASM_BINDGEN_TEST_TIMEOUT=120 wasm-pack test --headless --chrome --chromedriver /usr/bin/chromedriver -- --test browser
 
-# The online tests start the real server binary (tests/e2e/online.test.mjs).
+# The online tests start the real server binary (tests/e2e/online.test.mjs);
+# tests/e2e/cluster.test.mjs starts two of it as cluster nodes, on a
+# PostgreSQL and Redis of its own (.ci/cluster services, free ports).
 test-e2e: dist server-bin
 	node --test tests/e2e/
 
+# One release server for both: feature `cluster` implies `server`, and the
+# binary is a single node on SQLite unless given --database/--bus.
 server-bin:
-	cargo build --release --features server --bin server
+	cargo build --release --features cluster --bin server
 
 # perft from the start position, native release build: make perft GAME=ataxx DEPTH=6
 GAME ?= ataxx
