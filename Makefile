@@ -17,7 +17,7 @@ PORT ?= 8080
 # kept in $(DATA) and survive a restart. Ctrl-C stops it (clocks are saved).
 DATA ?= data
 play: dist
-	cargo build --release --features server --bin server
+	cargo build --release --features cluster --bin server
 	@echo "Stoneplay: open http://$(ADDRESS):$(PORT)/ (online play on ws://$(ADDRESS):$(PORT)/ws, games kept in $(DATA)/)"
 	./target/release/server --addr $(ADDRESS):$(PORT) --data $(DATA) --static dist
 
@@ -205,7 +205,7 @@ GAMES ?= 1000
 BENCH ?=
 bench-server:
 ifneq ($(origin NODES),command line)
-	cargo build --release --features server --bin server --bin server-bench
+	cargo build --release --features cluster --bin server --bin server-bench
 	./target/release/server-bench --games $(GAMES) $(BENCH)
 else
 	cargo build --release --features cluster --bin server --bin server-bench
