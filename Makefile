@@ -17,7 +17,7 @@ PORT ?= 8080
 # kept in $(DATA) and survive a restart. Ctrl-C stops it (clocks are saved).
 DATA ?= data
 play: dist
-	cargo build --release --features server --bin server
+	cargo build --release --features cluster --bin server
 	@echo "Stoneplay: open http://$(ADDRESS):$(PORT)/ (online play on ws://$(ADDRESS):$(PORT)/ws, games kept in $(DATA)/)"
 	./target/release/server --addr $(ADDRESS):$(PORT) --data $(DATA) --static dist
 
@@ -72,12 +72,16 @@ test-browser:
 	cp .ci/webdriver.json webdriver.json
 	WASM_BINDGEN_TEST_TIMEOUT=120 wasm-pack test --headless --chrome --chromedriver /usr/bin/chromedriver -- --test browser
 
-# The online tests start the real server binary (tests/e2e/online.test.mjs).
+# The online tests start the real server binary (tests/e2e/online.test.mjs);
+# tests/e2e/cluster.test.mjs starts two of it as cluster nodes, on a
+# PostgreSQL and Redis of its own (.ci/cluster services, free ports).
 test-e2e: dist server-bin
 	node --test tests/e2e/
 
+# One release server for both: feature `cluster` implies `server`, and the
+# binary is a single node on SQLite unless given --database/--bus.
 server-bin:
-	cargo build --release --features server --bin server
+	cargo build --release --features cluster --bin server
 
 # perft from the start position, native release build: make perft GAME=ataxx DEPTH=6
 GAME ?= ataxx
@@ -201,7 +205,7 @@ GAMES ?= 1000
 BENCH ?=
 bench-server:
 ifneq ($(origin NODES),command line)
-	cargo build --release --features server --bin server --bin server-bench
+	cargo build --release --features cluster --bin server --bin server-bench
 	./target/release/server-bench --games $(GAMES) $(BENCH)
 else
 	cargo build --release --features cluster --bin server --bin server-bench

@@ -40,13 +40,18 @@ fn config(database: &str, bus: Option<&str>) -> Config {
 }
 
 async fn nodes(db: &str, bus: &str, n: usize) -> Vec<Server> {
+    nodes_widening(db, bus, n, Config::default().widen_every).await
+}
+
+/// `n` nodes whose rated seekers' ranges widen every `widen_every`.
+async fn nodes_widening(db: &str, bus: &str, n: usize, widen_every: Duration) -> Vec<Server> {
     let mut out = Vec::new();
     for _ in 0..n {
-        out.push(
-            server::start(config(db, Some(bus)))
-                .await
-                .expect("a node starts"),
-        );
+        let config = Config {
+            widen_every,
+            ..config(db, Some(bus))
+        };
+        out.push(server::start(config).await.expect("a node starts"));
     }
     out
 }
@@ -540,6 +545,202 @@ async fn quick_match_pairs_players_on_different_nodes() {
         d.recv(WAIT).await.unwrap(),
         ServerMsg::Queued { .. }
     ));
+    for node in n {
+        node.shutdown().await;
+    }
+}
+
+fn rated_quick() -> ClientMsg {
+    ClientMsg::QuickMatch {
+        game: Variant::Stones(StonesRules),
+        clock_secs: Some(60),
+        rated: true,
+    }
+}
+
+/// Asks `c` for a rated quick match: it must be queued (not seated,
+/// refused or failed; a finished game's states and presence may come).
+async fn rated_queued(c: &mut Client, why: &str) {
+    c.send(&rated_quick()).await.unwrap();
+    let got = c
+        .recv_until(WAIT, |m| {
+            matches!(
+                m,
+                ServerMsg::Queued { .. }
+                    | ServerMsg::Seat { .. }
+                    | ServerMsg::Refused { .. }
+                    | ServerMsg::Error { .. }
+            )
+        })
+        .await
+        .unwrap_or_else(|e| panic!("{why}: {e}"));
+    assert!(matches!(got, ServerMsg::Queued { .. }), "{why}: {got:?}");
+}
+
+/// Two new players, `names[0]` on node `x` and `names[1]` on `y`, play a
+/// rated quick match (their ratings close, 1500 both: paired at once
+/// across the nodes): each moves once, then the side to move resigns.
+/// Returns both connections and their ratings after it.
+async fn rated_game(x: SocketAddr, y: SocketAddr, names: [&str; 2]) -> (Client, Client, [u32; 2]) {
+    let mut a = named(x, names[0]).await;
+    let mut b = named(y, names[1]).await;
+    rated_queued(&mut a, "the first seeker waits").await;
+    b.send(&rated_quick()).await.unwrap();
+    let b_seat = seat(&mut b).await;
+    let a_seat = seat(&mut a).await;
+    assert_eq!(a_seat.room, b_seat.room);
+    state(&mut b, Some(Event::Started)).await;
+    let started = state(&mut a, Some(Event::Started)).await;
+    assert!(started.rated);
+    let mut t = Table {
+        a,
+        b,
+        watcher: None,
+        a_seat,
+        b_seat,
+        state: started,
+        seed: 5,
+    };
+    t.play(2).await;
+    t.mover().send(&ClientMsg::Resign).await.unwrap();
+    state(&mut t.b, Some(Event::Resigned)).await;
+    let over = state(&mut t.a, Some(Event::Resigned)).await;
+    let rating = |side: Side| {
+        over.players[side.index()]
+            .as_ref()
+            .and_then(|p| p.rating)
+            .expect("a rated seat shows its rating")
+    };
+    let ratings = [rating(t.a_seat.side), rating(t.b_seat.side)];
+    (t.a, t.b, ratings)
+}
+
+/// The room of the seat `c` is given next (skipping states).
+async fn seated_room(c: &mut Client, why: &str) -> String {
+    match c
+        .recv_until(WAIT, |m| matches!(m, ServerMsg::Seat { .. }))
+        .await
+    {
+        Ok(ServerMsg::Seat { room, .. }) => room,
+        other => panic!("{why}: expected a seat, got {other:?}"),
+    }
+}
+
+/// No seat and no refusal or error for `c` during `wait` (a finished
+/// game's states and presence may come).
+async fn still_waiting(c: &mut Client, wait: Duration, why: &str) {
+    let got = c
+        .recv_until(wait, |m| {
+            matches!(
+                m,
+                ServerMsg::Seat { .. } | ServerMsg::Refused { .. } | ServerMsg::Error { .. }
+            )
+        })
+        .await;
+    assert!(got.is_err(), "{why}: got {got:?}");
+}
+
+/// Two rated seekers on two nodes whose ratings are too far apart to be
+/// paired when the second asks are not paired at once, and are paired
+/// (by one node's periodic repair, the other node's player told over the
+/// bus) once both ranges have widened to the gap, without a third
+/// seeker arriving (issue 37). On main's code the second was paired with
+/// the first at once (the queue table kept no ratings).
+#[tokio::test]
+async fn rated_seekers_on_two_nodes_are_paired_once_their_ranges_meet() {
+    let (pg, redis) = cluster::shared();
+    let db = pg.database().await;
+    let widen = Duration::from_millis(200);
+    let n = nodes_widening(&db, &redis.url(), 2, widen).await;
+    let (mut a, mut b, r) = rated_game(n[0].addr(), n[1].addr(), ["Ann", "Ben"]).await;
+    let gap = r[0].abs_diff(r[1]);
+    // Provisional ranges start at ±200 and widen by 100 a step.
+    assert!(gap > 200 && gap <= 700, "{r:?}");
+    let asked = Instant::now();
+    rated_queued(&mut a, "the first seeker waits").await;
+    rated_queued(&mut b, "too far apart to pair at once").await;
+    let room_a = seated_room(&mut a, "paired once the ranges met").await;
+    let room_b = seated_room(&mut b, "paired once the ranges met").await;
+    let waited = asked.elapsed();
+    assert_eq!(room_a, room_b);
+    let steps = (gap - 200).div_ceil(100);
+    assert!(
+        waited >= widen * steps,
+        "paired after {waited:?}, before the ranges met ({steps} steps)"
+    );
+    let s = state(&mut b, Some(Event::Started)).await;
+    assert!(s.rated);
+    for node in n {
+        node.shutdown().await;
+    }
+}
+
+/// One player seeking a rated game on two nodes (two devices) is never
+/// paired with themselves, neither when the second connection asks nor
+/// by the periodic repair; another player is paired with the connection
+/// that waited first. On main's code the second connection was paired
+/// with the first at once (then recorded unrated).
+#[tokio::test]
+async fn the_same_player_on_two_nodes_is_not_paired_with_themselves() {
+    let (pg, redis) = cluster::shared();
+    let db = pg.database().await;
+    let widen = Duration::from_millis(100);
+    let n = nodes_widening(&db, &redis.url(), 2, widen).await;
+    let (x, y) = (n[0].addr(), n[1].addr());
+    let (mut eve, secret) = named_secret(x, "Eve").await;
+    let mut again = identified(y, &secret).await;
+    rated_queued(&mut eve, "the first seeker waits").await;
+    rated_queued(&mut again, "not paired with herself").await;
+    // Several repairs later (every 100 ms), neither is paired.
+    still_waiting(&mut eve, widen * 8, "not paired with herself").await;
+    still_waiting(&mut again, Duration::ZERO, "not paired with herself").await;
+    let mut fay = named(y, "Fay").await;
+    fay.send(&rated_quick()).await.unwrap();
+    let room = seated_room(&mut fay, "paired with Eve at once").await;
+    assert_eq!(seated_room(&mut eve, "the one waiting first").await, room);
+    still_waiting(&mut again, widen * 3, "still waiting").await;
+    for node in n {
+        node.shutdown().await;
+    }
+}
+
+/// Rated seekers on two nodes whose ratings are close are paired at
+/// once, even while an older seeker whose rating is farther waits: the
+/// partner is the closest rating (the longest waiting among equals), as
+/// on one node. On main's code the two far apart were paired with each
+/// other first come, first served.
+#[tokio::test]
+async fn close_ratings_on_two_nodes_pair_at_once() {
+    let (pg, redis) = cluster::shared();
+    let db = pg.database().await;
+    // The ranges stay at their start for the whole test.
+    let n = nodes_widening(&db, &redis.url(), 2, Duration::from_secs(60)).await;
+    let (x, y) = (n[0].addr(), n[1].addr());
+    let (mut a, mut b, r) = rated_game(x, y, ["Ann", "Ben"]).await;
+    assert!(r[0].abs_diff(r[1]) > 200, "{r:?}");
+    rated_queued(&mut a, "the first seeker waits").await;
+    rated_queued(&mut b, "too far apart to pair at once").await;
+    // A newcomer (1500, ±200) suits both; the closer one (Ann among
+    // equals: she waited first) is paired with them, on the other node.
+    let gaps = r.map(|r| r.abs_diff(1500));
+    assert!(gaps.iter().all(|g| *g <= 200), "{r:?}");
+    let ann_closer = gaps[0] <= gaps[1];
+    let (near, far, at) = if ann_closer {
+        (&mut a, &mut b, y)
+    } else {
+        (&mut b, &mut a, x)
+    };
+    let mut cy = named(at, "Cy").await;
+    cy.send(&rated_quick()).await.unwrap();
+    let got = cy
+        .recv_until(WAIT, |m| !matches!(m, ServerMsg::State(_)))
+        .await
+        .unwrap();
+    let ServerMsg::Seat { room, .. } = got else {
+        panic!("paired at once, got {got:?}");
+    };
+    assert_eq!(seated_room(near, "the closer rating").await, room);
+    still_waiting(far, Duration::from_millis(300), "the farther one waits").await;
     for node in n {
         node.shutdown().await;
     }

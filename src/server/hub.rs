@@ -510,11 +510,13 @@ impl Hub {
 
     /// Pairs the waiting rated seekers whose ranges have widened to suit
     /// each other (run every second or so, see `server::start`), so two
-    /// of them are paired without a third seeker arriving. Each pair gets
-    /// a room and both are told their seats, as a quick match does.
+    /// of them are paired without a third seeker arriving (in a cluster,
+    /// seekers of any two nodes: the node that pairs them makes the room
+    /// and each partner's node tells them). Each pair gets a room and
+    /// both are told their seats, as a quick match does.
     pub async fn repair(self: &Arc<Self>) {
         let placement = self.placement();
-        for (key, a, b) in placement.repair() {
+        for (key, a, b) in placement.repair().await {
             // The key is "{spec}/{clock_ms}/rated" (see `quick_match`).
             let parsed = key
                 .strip_suffix("/rated")

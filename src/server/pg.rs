@@ -67,7 +67,12 @@ pub const RETRY_AFTER: Duration = Duration::from_millis(1000);
 const HEARTBEAT: Duration = Duration::from_secs(1);
 
 /// The tables. `leases`, `nodes` and `queue` are the cluster's (see
-/// [`super::cluster`]); a single server leaves them empty.
+/// [`super::cluster`]); a single server leaves them empty. A rated
+/// seeker's `queue` row also holds who they are and what pairing by
+/// rating needs (`player`, `rating`, `provisional`, `widen_every_ms`;
+/// `since` is when they started waiting); a casual one leaves them null.
+/// Columns added later are added with `ADD COLUMN IF NOT EXISTS`, so an
+/// existing database is brought up to date at a node's start.
 const SCHEMA: &str = "
 CREATE TABLE IF NOT EXISTS rooms (
     code TEXT PRIMARY KEY,
@@ -104,6 +109,10 @@ CREATE TABLE IF NOT EXISTS queue (
     PRIMARY KEY (node, conn)
 );
 CREATE INDEX IF NOT EXISTS queue_key ON queue (key, since);
+ALTER TABLE queue ADD COLUMN IF NOT EXISTS player TEXT;
+ALTER TABLE queue ADD COLUMN IF NOT EXISTS rating INTEGER;
+ALTER TABLE queue ADD COLUMN IF NOT EXISTS provisional BOOLEAN;
+ALTER TABLE queue ADD COLUMN IF NOT EXISTS widen_every_ms BIGINT;
 CREATE TABLE IF NOT EXISTS alive (
     id TEXT PRIMARY KEY,
     at_ms BIGINT NOT NULL

@@ -74,8 +74,14 @@ pub enum Partner {
     /// A connection of this server (with what it sought, to queue it
     /// again as it was).
     Here(ConnHandle, Option<Seeking>),
-    /// Connection `conn` of cluster node `node` (this one, possibly).
-    Node { node: String, conn: u64 },
+    /// Connection `conn` of cluster node `node` (this one, possibly),
+    /// with what it sought (its `since_ms` on the database's clock), to
+    /// queue it again as it was.
+    Node {
+        node: String,
+        conn: u64,
+        seeking: Option<Seeking>,
+    },
 }
 
 /// A rated quick match's seeker: who (never paired with themselves) and
@@ -104,12 +110,11 @@ pub trait Placement: Send + Sync {
         seeking: Option<Seeking>,
     ) -> Pending<'a, Result<Option<Partner>, String>>;
     /// Pairs waiting rated seekers whose ranges have widened to suit each
-    /// other (asked periodically): the queue key and both partners,
-    /// taken out of the queue. A cluster node pairs only as seekers ask
-    /// (for now: its queue keeps no ratings).
-    fn repair(&self) -> Vec<(String, Partner, Partner)> {
-        Vec::new()
-    }
+    /// other (asked periodically, see [`ripe`]): the queue key and both
+    /// partners, taken out of the queue. A cluster node pairs the seekers
+    /// of every live node (under the queue key's lock, so one node pairs
+    /// a given two); the hub makes their room and tells both.
+    fn repair(&self) -> Pending<'_, Vec<(String, Partner, Partner)>>;
     /// Puts a partner back in the queue (the room for them could not be made).
     fn requeue<'a>(&'a self, key: &'a str, partner: Partner) -> Pending<'a, ()>;
     /// Tells a paired partner their seat.
@@ -135,10 +140,38 @@ pub trait Placement: Send + Sync {
     ) -> Pending<'a, ()>;
 }
 
+/// Which waiting rated seekers to pair now: `waiting` is oldest first
+/// (`None`: not a rated seeker); the oldest seeker is paired with the
+/// oldest one after it whose range suits (both ways, see
+/// [`crate::server::players::pairing::Seeker::suits`]) and who is not the
+/// same player, then the next oldest left, and so on. Each index is in
+/// one pair at most. The one rule both placements repair by.
+pub fn ripe(waiting: &[Option<&Seeking>], now_ms: u64) -> Vec<(usize, usize)> {
+    let mut taken = vec![false; waiting.len()];
+    let mut pairs = Vec::new();
+    for i in 0..waiting.len() {
+        let Some(a) = waiting[i].filter(|_| !taken[i]) else {
+            continue;
+        };
+        let partner = (i + 1..waiting.len()).find(|&j| {
+            !taken[j]
+                && waiting[j]
+                    .is_some_and(|b| a.player != b.player && a.seeker.suits(&b.seeker, now_ms))
+        });
+        if let Some(j) = partner {
+            taken[i] = true;
+            taken[j] = true;
+            pairs.push((i, j));
+        }
+    }
+    pairs
+}
+
 /// One server alone: every room is refereed here, and the quick-match
 /// queue is a map in memory: one player waiting per casual key; rated
 /// keys hold every rated seeker (each connection waits once), paired by
-/// rating when the next one asks.
+/// rating when the next one asks, or by [`Placement::repair`] once their
+/// ranges have widened to suit each other.
 #[derive(Default)]
 pub struct Alone {
     queue: Mutex<HashMap<String, Vec<Waiter>>>,
@@ -206,32 +239,28 @@ impl Placement for Alone {
         Box::pin(async { Ok(partner) })
     }
 
-    fn repair(&self) -> Vec<(String, Partner, Partner)> {
+    fn repair(&self) -> Pending<'_, Vec<(String, Partner, Partner)>> {
         let now = crate::server::store::now_ms();
         let mut queue = lock(&self.queue);
         let mut pairs = Vec::new();
         for (key, waiting) in queue.iter_mut() {
             waiting.retain(|(w, _)| w.alive());
-            // Oldest first: the first two that suit each other.
-            'again: loop {
-                for i in 0..waiting.len() {
-                    for j in i + 1..waiting.len() {
-                        let (Some(a), Some(b)) = (&waiting[i].1, &waiting[j].1) else {
-                            continue;
-                        };
-                        if a.player != b.player && a.seeker.suits(&b.seeker, now) {
-                            let (wb, sb) = waiting.remove(j);
-                            let (wa, sa) = waiting.remove(i);
-                            pairs.push((key.clone(), Partner::Here(wa, sa), Partner::Here(wb, sb)));
-                            continue 'again;
-                        }
-                    }
-                }
-                break;
+            // Oldest first (a requeued partner goes back to the front).
+            let seekers: Vec<Option<&Seeking>> = waiting.iter().map(|(_, s)| s.as_ref()).collect();
+            let ripe = ripe(&seekers, now);
+            if ripe.is_empty() {
+                continue;
             }
+            let mut slots: Vec<Option<Waiter>> = waiting.drain(..).map(Some).collect();
+            for (i, j) in ripe {
+                if let (Some((wa, sa)), Some((wb, sb))) = (slots[i].take(), slots[j].take()) {
+                    pairs.push((key.clone(), Partner::Here(wa, sa), Partner::Here(wb, sb)));
+                }
+            }
+            waiting.extend(slots.into_iter().flatten());
         }
         queue.retain(|_, w| !w.is_empty());
-        pairs
+        Box::pin(async { pairs })
     }
 
     fn requeue<'a>(&'a self, key: &'a str, partner: Partner) -> Pending<'a, ()> {
@@ -294,5 +323,48 @@ impl Placement for Alone {
                 }
             }
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::server::players::pairing::Seeker;
+
+    fn seeking(player: &str, rating: u32, since_ms: u64) -> Seeking {
+        Seeking {
+            player: player.into(),
+            seeker: Seeker {
+                rating,
+                provisional: false,
+                since_ms,
+                widen_every_ms: 1_000,
+            },
+        }
+    }
+
+    #[test]
+    fn ripe_pairs_the_oldest_that_suit_never_a_player_with_themselves() {
+        let ann = seeking("ann", 1500, 0);
+        let ann_again = seeking("ann", 1500, 100);
+        let far = seeking("bob", 2000, 200);
+        let cy = seeking("cy", 1550, 300);
+        let dee = seeking("dee", 1560, 400);
+        let waiting = [
+            Some(&ann),
+            Some(&ann_again),
+            None,
+            Some(&far),
+            Some(&cy),
+            Some(&dee),
+        ];
+        // At once: ann with cy (not herself, not the far one), then
+        // ann's other connection with dee.
+        assert_eq!(ripe(&waiting, 400), vec![(0, 4), (1, 5)]);
+        // Nobody suits the far one until both ranges reach 500.
+        let two = [Some(&ann), Some(&far)];
+        assert_eq!(ripe(&two, 3_000), vec![]);
+        assert_eq!(ripe(&two, 4_200), vec![(0, 1)]);
+        assert_eq!(ripe(&[Some(&ann), Some(&ann_again)], u64::MAX), vec![]);
     }
 }

@@ -189,24 +189,28 @@ export async function axe(page) {
 }
 
 /**
- * Starts the real online server (target/release/server, built with
- * `cargo build --release --features server --bin server`) on a free port
- * with a fresh data directory, serving `dir`. Resolves once it listens.
- * `extra` adds command-line options (e.g. ['--auto-resume-ms', '3000']);
- * `port` and `data` restart a server where a stopped one was.
+ * Starts the real online server (target/release/server, built by `make
+ * server-bin`) on a free port with a fresh data directory, serving `dir`.
+ * Resolves once it listens. `extra` adds command-line options (e.g.
+ * ['--auto-resume-ms', '3000']); `port` and `data` restart a server where
+ * a stopped one was. With `database` (and `bus`: see startClusterServices)
+ * it keeps its games in PostgreSQL instead of a data directory and is one
+ * node of a cluster.
  */
-export async function startGameServer(dir = path.join(root, 'dist'), extra = [], { port = 0, data } = {}) {
+export async function startGameServer(dir = path.join(root, 'dist'), extra = [], { port = 0, data, database, bus } = {}) {
   const { spawn } = await import('node:child_process');
   const os = await import('node:os');
   const bin = path.join(root, 'target', 'release', 'server');
   if (!fs.existsSync(bin)) {
-    throw new Error(`${bin} is missing: run 'cargo build --release --features server --bin server' first`);
+    throw new Error(`${bin} is missing: run 'make server-bin' first`);
   }
   if (!fs.existsSync(path.join(dir, 'index.html'))) {
     throw new Error(`${dir}/index.html is missing: run 'make dist' first`);
   }
-  data ??= fs.mkdtempSync(path.join(os.tmpdir(), 'stoneplay-e2e-'));
-  const child = spawn(bin, ['--addr', `127.0.0.1:${port}`, '--data', data, '--static', dir, ...extra], {
+  const store = database
+    ? ['--database', database, ...(bus ? ['--bus', bus] : [])]
+    : ['--data', (data ??= fs.mkdtempSync(path.join(os.tmpdir(), 'stoneplay-e2e-')))];
+  const child = spawn(bin, ['--addr', `127.0.0.1:${port}`, ...store, '--static', dir, ...extra], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -232,15 +236,104 @@ export async function startGameServer(dir = path.join(root, 'dist'), extra = [],
     data,
     port: Number(new URL(url).port),
     output: () => output,
-    /** Stops the server (SIGTERM: it saves every clock); `keepData` keeps its directory. */
+    /**
+     * Stops the server (SIGTERM: it saves every clock); `keepData` keeps
+     * its directory. Resolves to its exit code (0: stopped cleanly), or
+     * the signal that ended it.
+     */
     stop: async ({ keepData = false } = {}) => {
-      if (child.exitCode === null) {
+      const running = () => child.exitCode === null && child.signalCode === null;
+      if (running()) {
         const exited = new Promise((ok) => child.once('exit', ok));
         child.kill('SIGTERM');
         await Promise.race([exited, new Promise((ok) => setTimeout(ok, 5000))]);
-        if (child.exitCode === null) child.kill('SIGKILL');
+        if (running()) {
+          child.kill('SIGKILL');
+          await exited;
+        }
       }
-      if (!keepData) fs.rmSync(data, { recursive: true, force: true });
+      if (!keepData && data) fs.rmSync(data, { recursive: true, force: true });
+      return child.exitCode ?? child.signalCode;
     },
   };
+}
+
+/** A free loopback port (bound, then released). */
+export async function freePort() {
+  const net = await import('node:net');
+  const probe = net.createServer();
+  await new Promise((ok, fail) => probe.once('error', fail).listen(0, '127.0.0.1', ok));
+  const { port } = probe.address();
+  await new Promise((ok) => probe.close(ok));
+  return port;
+}
+
+/**
+ * PostgreSQL and Redis for a cluster of game servers, started by
+ * `.ci/cluster services` in a fresh directory on free ports (never a
+ * developer's `make cluster` ports). Resolves to `{ database, bus, stop }`:
+ * the two URLs for startGameServer, and `stop()`, which stops both
+ * (`.ci/cluster stop`) and removes the directory; stop the nodes first.
+ * Rejects, with the script's own words, when either is missing: CI
+ * installs both (.ci/setup), so a test that needs them fails, not skips.
+ */
+export async function startClusterServices() {
+  const { execFile, execFileSync } = await import('node:child_process');
+  const os = await import('node:os');
+  const script = path.join(root, '.ci', 'cluster');
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'stoneplay-e2e-cluster-'));
+  // As root, PostgreSQL runs as `nobody`, who must reach its directory.
+  fs.chmodSync(dir, 0o755);
+  const env = { ...process.env, PG_PORT: String(await freePort()), REDIS_PORT: String(await freePort()) };
+  let stopped = false;
+  const stopNow = () => {
+    if (stopped) return;
+    stopped = true;
+    try {
+      execFileSync(script, ['stop', dir], { env, stdio: 'ignore', timeout: 30000 });
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  };
+  // A test process that ends without its after hooks (killed, or an
+  // error outside a test) still leaves no PostgreSQL or Redis behind.
+  process.once('exit', stopNow);
+  const urls = await new Promise((ok, fail) => {
+    execFile(script, ['services', dir], { env, timeout: 60000 }, (error, stdout, stderr) => {
+      if (error) {
+        fail(new Error(`PostgreSQL and Redis did not start (.ci/cluster services; .ci/setup installs both):\n${stderr}${stdout}`));
+      } else {
+        ok(stdout.trim().split('\n'));
+      }
+    });
+  }).catch((e) => {
+    stopNow();
+    throw e;
+  });
+  const [database, bus] = urls;
+  if (!/^postgres:/.test(database ?? '') || !/^redis:/.test(bus ?? '')) {
+    stopNow();
+    throw new Error(`.ci/cluster services printed no URLs: ${urls.join(' ')}`);
+  }
+  return {
+    database,
+    bus,
+    stop: async () => {
+      process.removeListener('exit', stopNow);
+      stopNow();
+    },
+  };
+}
+
+/**
+ * A new page of `url` (with `?online` added) whose player has chosen the
+ * name `name`: resolves once the page shows it (as openPage, with `page`,
+ * `errors` and `context`).
+ */
+export async function named(browser, url, name) {
+  const p = await openPage(browser, `${url}?online`);
+  await tid(p.page, 'name-input').fill(name);
+  await tid(p.page, 'name-save').click();
+  await tid(p.page, 'my-name').waitFor();
+  return p;
 }

@@ -40,9 +40,15 @@
 //!   connections, saves every room with its clock, closes its members'
 //!   connections (1012) and releases its leases: the rooms continue on the
 //!   other nodes with no time charged for the move.
-//! - **Quick match**: the queue is a table; pairing takes the oldest
-//!   player waiting for the same game on a live node (under a lock per
-//!   queue key) and tells their node over the bus.
+//! - **Quick match**: the queue is a table; pairing (under a lock per
+//!   queue key) takes the oldest player waiting for the same game on a
+//!   live node and tells their node over the bus. A rated seeker's row
+//!   keeps their id, rating and when they started waiting, so a rated
+//!   seeker is paired as on one node: by [`super::players::pairing`],
+//!   never with the same player (on any node), and two waiting seekers
+//!   of any nodes whose ranges widen to meet are paired by whichever
+//!   node's periodic `repair` sees it first (the key's lock, the rows
+//!   locked and deleted in one transaction: one node pairs them).
 //! - **The bus or the database down**: what needs them is refused with an
 //!   error that says so (a move that cannot be stored is not made); a node
 //!   reconnects by itself when they are back.
@@ -82,6 +88,14 @@ use super::handle::ConnHandle;
 use super::placement::{Local, Owner, Partner, Pending, Placement};
 use super::room::RoomCmd;
 
+fn node_partner(w: queue::Waiter) -> Partner {
+    Partner::Node {
+        node: w.node,
+        conn: w.conn,
+        seeking: w.seeking,
+    }
+}
+
 /// A cluster node places rooms by lease and pairs quick matches through
 /// the database.
 impl Placement for Arc<Cluster> {
@@ -93,18 +107,30 @@ impl Placement for Arc<Cluster> {
         self.spawn_proxy(code, node)
     }
 
+    /// A rated seeker is paired by rating as on one node, with the
+    /// seekers of every live node (the queue table keeps their ratings),
+    /// never with the same player on another node or connection.
     fn pair<'a>(
         &'a self,
         key: &'a str,
         conn: &'a ConnHandle,
-        _seeking: Option<super::placement::Seeking>,
+        seeking: Option<super::placement::Seeking>,
     ) -> Pending<'a, Result<Option<Partner>, String>> {
-        // Across nodes a rated key pairs first come, first served (the
-        // queue table keeps no ratings); a game against oneself is
-        // recorded unrated (`players::unrated_because`).
         Box::pin(async move {
-            let partner = Cluster::pair(self, key, conn).await?;
-            Ok(partner.map(|(node, conn)| Partner::Node { node, conn }))
+            let partner = Cluster::pair(self, key, conn, seeking.as_ref()).await?;
+            Ok(partner.map(node_partner))
+        })
+    }
+
+    /// Rated seekers of any nodes whose ranges now meet, paired by one
+    /// node (see [`Cluster::repair`]).
+    fn repair(&self) -> Pending<'_, Vec<(String, Partner, Partner)>> {
+        Box::pin(async move {
+            Cluster::repair(self)
+                .await
+                .into_iter()
+                .map(|(key, a, b)| (key, node_partner(a), node_partner(b)))
+                .collect()
         })
     }
 

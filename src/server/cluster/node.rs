@@ -242,11 +242,24 @@ impl Cluster {
         }
     }
 
-    /// A partner as the queue table names it: (node, connection).
-    pub(super) fn partner(&self, partner: Partner) -> (String, u64) {
+    /// A partner as the queue table holds it: node, connection, and what
+    /// it sought.
+    pub(super) fn partner(&self, partner: Partner) -> super::queue::Waiter {
         match partner {
-            Partner::Node { node, conn } => (node, conn),
-            Partner::Here(conn, _) => (self.node.clone(), conn.id),
+            Partner::Node {
+                node,
+                conn,
+                seeking,
+            } => super::queue::Waiter {
+                node,
+                conn,
+                seeking,
+            },
+            Partner::Here(conn, seeking) => super::queue::Waiter {
+                node: self.node.clone(),
+                conn: conn.id,
+                seeking,
+            },
         }
     }
 }
