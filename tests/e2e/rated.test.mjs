@@ -6,7 +6,7 @@
 // third page, which both then play in.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, openPage, startGameServer, tid, text, move } from './harness.mjs';
+import { launch, openPage, startGameServer, tid, text, move, named as namedOn } from './harness.mjs';
 
 let game;
 let browser;
@@ -19,13 +19,7 @@ after(async () => {
   await game?.stop();
 });
 
-async function named(name) {
-  const p = await openPage(browser, `${game.url}?online`);
-  await tid(p.page, 'name-input').fill(name);
-  await tid(p.page, 'name-save').click();
-  await tid(p.page, 'my-name').waitFor();
-  return p;
-}
+const named = (name) => namedOn(browser, game.url, name);
 
 const kept = (page) => page.evaluate(() => JSON.parse(localStorage.getItem('stoneplay.identity') ?? '[]'));
 
