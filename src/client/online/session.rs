@@ -563,6 +563,19 @@ impl OnlineSession {
                         });
                     }
                 }
+                // A rated game of yours just counted: ask who you are
+                // again, so the name card shows the new rating.
+                let counted = |s: &GameState| s.rated_before.is_some() && s.you.is_some();
+                let newly_counted = counted(&state)
+                    && !self.state.as_ref().is_some_and(|s| {
+                        counted(s) && s.game_no == state.game_no && s.room == state.room
+                    });
+                if newly_counted && self.identity_busy.is_none() {
+                    if let Some(secret) = self.secret.clone() {
+                        self.identity_busy = Some(IdentityAsk::Identify);
+                        out.push(Effect::Send(ClientMsg::Identify { secret }));
+                    }
+                }
                 self.game = Some(state.game);
                 self.received_at = now;
                 self.taken_at = now - self.travel_time(state.clock.at_ms, now);
@@ -1697,6 +1710,62 @@ mod tests {
         let mut s = OnlineSession::new(Intent::Lobby);
         s.opened(0.0);
         assert_eq!(sends(&s.receive(welcome(), 1.0)), vec![ClientMsg::Lobby]);
+    }
+
+    /// Issue 37: once a rated game of yours is counted, the page asks who
+    /// it is again, so the name card shows the new rating; once per game.
+    #[test]
+    fn a_counted_rated_game_refreshes_the_identity_once() {
+        let mut s = OnlineSession::identified(Intent::Lobby, Some(SECRET.into()));
+        s.opened(0.0);
+        s.receive(welcome(), 1.0);
+        s.receive(me("Ana", None, 0), 2.0);
+        let playing = state(
+            &["b2"],
+            Side::Second,
+            Status::Playing,
+            Some(Side::First),
+            Event::Moved,
+        );
+        assert_eq!(sends(&s.receive(ServerMsg::State(playing), 3.0)), vec![]);
+        let mut over = state(
+            &["b2"],
+            Side::Second,
+            Status::Over,
+            Some(Side::First),
+            Event::Resigned,
+        );
+        over.outcome = Some(Outcome::win(
+            Side::First,
+            crate::games::EndReason::Resignation,
+        ));
+        over.rated = true;
+        // Over, not yet counted: nothing.
+        assert_eq!(
+            sends(&s.receive(ServerMsg::State(over.clone()), 4.0)),
+            vec![]
+        );
+        over.rated_before = Some([1500, 1500]);
+        let identify = ClientMsg::Identify {
+            secret: SECRET.into(),
+        };
+        assert_eq!(
+            sends(&s.receive(ServerMsg::State(over.clone()), 5.0)),
+            vec![identify]
+        );
+        s.receive(me("Ana", None, 0), 6.0);
+        // The same state again (a reconnect, a spectator joining): nothing.
+        assert_eq!(
+            sends(&s.receive(ServerMsg::State(over.clone()), 7.0)),
+            vec![]
+        );
+        // Watching someone else's counted game: nothing.
+        let mut watched = OnlineSession::identified(Intent::Lobby, Some(SECRET.into()));
+        watched.opened(0.0);
+        watched.receive(welcome(), 1.0);
+        watched.receive(me("Ana", None, 0), 2.0);
+        over.you = None;
+        assert_eq!(sends(&watched.receive(ServerMsg::State(over), 3.0)), vec![]);
     }
 
     /// Registering keeps the secret the server sends once; a refused name
