@@ -1336,6 +1336,33 @@ async fn lobby_until(c: &mut Client, what: &str, ok: impl Fn(&[String], &[String
     }
 }
 
+/// Reads `lobby` messages until room `room` is listed with `plies`
+/// moves; fails after `within`.
+async fn lobby_plies_within(c: &mut Client, room: &str, plies: u32, within: Duration) {
+    let start = Instant::now();
+    let deadline = start + within;
+    let mut seen = None;
+    while let Ok(ServerMsg::Lobby { games, .. }) = c
+        .recv_until(deadline.saturating_duration_since(Instant::now()), |m| {
+            matches!(m, ServerMsg::Lobby { .. })
+        })
+        .await
+    {
+        seen = games
+            .iter()
+            .find(|g| g.room == room)
+            .map(|g| g.plies)
+            .or(seen);
+        if seen == Some(plies) {
+            return;
+        }
+    }
+    panic!(
+        "room {room} listed with {plies} moves within {within:?} (saw {seen:?} after {:?})",
+        start.elapsed()
+    );
+}
+
 async fn refused_with(c: &mut Client, code: stoneplay::protocol::online::Refusal) {
     let msg = c
         .recv_until(WAIT, |m| matches!(m, ServerMsg::Refused { .. }))
@@ -1349,7 +1376,7 @@ async fn refused_with(c: &mut Client, code: stoneplay::protocol::online::Refusal
 
 /// The lobby across nodes (issue 37): a challenge posted on one node is
 /// listed on the other, taken there, and both play in one room, which
-/// both nodes list to watch; a challenge leaves every node's lobby when
+/// both nodes list to watch with its move count; a challenge leaves every node's lobby when
 /// its creator disconnects or cancels; the per-identity bound counts
 /// every node's challenges.
 #[tokio::test]
@@ -1404,6 +1431,12 @@ async fn the_lobby_across_nodes() {
     };
     t.play(6).await;
     assert!(t.state.moves.len() >= 6, "both play");
+    // Its move count reaches followers on both nodes: within about a
+    // second where the room is (x), a beat more on y (on main's code the
+    // count stayed 0, the one when it was listed).
+    let plies = t.state.moves.len() as u32;
+    lobby_plies_within(&mut wx, &room, plies, Duration::from_millis(1500)).await;
+    lobby_plies_within(&mut wy, &room, plies, Duration::from_millis(3000)).await;
     // Taken once: a second taker finds it gone.
     let mut cem = named(x, "Cem").await;
     cem.send(&ClientMsg::TakeChallenge { id: id.clone() })

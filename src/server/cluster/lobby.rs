@@ -3,7 +3,11 @@
 //! [`LOBBY_CHANNEL`] when it changes (changes within
 //! [`GATHER`] go out together) and every [`BEAT`] besides, keeps the
 //! others' for [`LEASE_TTL`], and takes another node's challenge by
-//! asking that node ([`Bus::Take`]), which answers with the seat.
+//! asking that node ([`Bus::Take`]), which answers with the seat. A live
+//! game's move count alone does not make a node share its listing: the
+//! listing of the next beat carries the counts of that moment, so the
+//! other nodes' followers see them within about two seconds (a beat,
+//! then at most `lobby::COUNT_EVERY` there).
 
 use std::sync::atomic::Ordering;
 use std::sync::Arc;

@@ -83,8 +83,10 @@ pub(super) struct Room {
     recorded: Option<u32>,
     /// Once a rated game counted: its number and each side's rating before.
     pub(super) rated_before: Option<(u32, [u32; 2])>,
-    /// Listed in the lobby's live games (as the hub was last told).
+    /// Listed in the lobby's live games (as the hub was last told), and
+    /// the move count it was last told.
     listed: bool,
+    listed_plies: usize,
 }
 
 /// The room before an action: a write that fails puts it back, so what
@@ -174,17 +176,22 @@ impl Room {
             recorded,
             rated_before: None,
             listed: false,
+            listed_plies: 0,
         })
     }
 
     /// Tells the lobby whether this room's game is being played (and who
-    /// plays it): when that changed, or `always` (the players changed).
+    /// plays it, and how many moves it has): when that changed, or
+    /// `always` (the players changed). A move count is a cheap report
+    /// the lobby gathers (it does not resend itself per move).
     pub(super) fn sync_listed(&mut self, always: bool) {
         let live = matches!(self.status(), Status::Playing | Status::Paused);
-        if live == self.listed && !(always && live) {
+        let moved = live && self.listed_plies != self.table.moves.len();
+        if live == self.listed && !(always && live) && !moved {
             return;
         }
         self.listed = live;
+        self.listed_plies = self.table.moves.len();
         let game = live.then(|| {
             let mut players = [None, None];
             for p in 0..2 {
