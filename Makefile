@@ -209,6 +209,9 @@ ifneq ($(origin NODES),command line)
 	./target/release/server-bench --games $(GAMES) $(BENCH)
 else
 	cargo build --release --features cluster --bin server --bin server-bench
+	# A fresh database each run: the named players of --rated from a run
+	# before would refuse this run's names.
+	rm -rf target/bench-cluster
 	urls=$$(.ci/cluster services target/bench-cluster); status=0; \
 	./target/release/server-bench --games $(GAMES) --nodes $(NODES) $(BENCH) \
 	  --database "$$(sed -n 1p <<<"$$urls")" --bus "$$(sed -n 2p <<<"$$urls")" || status=$$?; \
