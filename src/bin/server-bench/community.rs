@@ -64,10 +64,18 @@ async fn answer(
     want: impl Fn(&ServerMsg) -> bool,
 ) -> Result<ServerMsg, String> {
     let msg = c
-        .recv_until(WAIT, |m| want(m) || matches!(m, ServerMsg::Refused { .. }))
+        .recv_until(WAIT, |m| {
+            want(m) || matches!(m, ServerMsg::Refused { .. } | ServerMsg::Error { .. })
+        })
         .await?;
-    if let ServerMsg::Refused { code, reason, .. } = &msg {
-        return Err(format!("{what} refused: {code:?} ({reason})"));
+    match &msg {
+        ServerMsg::Refused { code, reason, .. } => {
+            return Err(format!("{what} refused: {code:?} ({reason})"))
+        }
+        ServerMsg::Error { code, message } if !want(&msg) => {
+            return Err(format!("{what}: the server's error {code:?} ({message})"))
+        }
+        _ => {}
     }
     Ok(msg)
 }

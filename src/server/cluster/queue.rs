@@ -127,6 +127,17 @@ impl Columns {
     }
 }
 
+/// The longest a pairing waits for the node's queue connection (held by
+/// the pairings before it, each within [`pg::BATCH_DEADLINE`]).
+const QUEUE_WAIT: std::time::Duration = std::time::Duration::from_secs(10);
+
+fn busy() -> String {
+    format!(
+        "too many players are being paired on this server node at once (none reached the queue within {} s): ask again",
+        QUEUE_WAIT.as_secs()
+    )
+}
+
 fn too_slow() -> String {
     format!(
         "the server cannot reach its database: it did not answer within {} ms",
@@ -168,8 +179,21 @@ impl Cluster {
             return Err("this server node is stopping: reconnect".into());
         }
         lock(&self.queued).insert(conn.id, conn.clone());
+        // The node's one queue connection, in turn: under a burst of
+        // seekers this waits for the pairings before it (each within the
+        // database's deadline), up to QUEUE_WAIT.
+        let mut slot = match tokio::time::timeout(QUEUE_WAIT, self.queue_db()).await {
+            Ok(Ok(slot)) => slot,
+            Ok(Err(e)) => {
+                lock(&self.queued).remove(&conn.id);
+                return Err(e);
+            }
+            Err(_) => {
+                lock(&self.queued).remove(&conn.id);
+                return Err(busy());
+            }
+        };
         let pairing = async {
-            let mut slot = self.queue_db().await?;
             let Some(client) = slot.as_mut() else {
                 return Err("no database connection".to_string());
             };
@@ -270,10 +294,11 @@ impl Cluster {
         let result = match tokio::time::timeout(pg::BATCH_DEADLINE, pairing).await {
             Ok(r) => r,
             Err(_) => {
-                *self.queue_db.lock().await = None;
+                *slot = None;
                 Err(too_slow())
             }
         };
+        drop(slot);
         if !matches!(result, Ok(None)) {
             lock(&self.queued).remove(&conn.id);
         }
@@ -293,7 +318,7 @@ impl Cluster {
         if self.draining.load(Ordering::Relaxed) {
             return pairs;
         }
-        let Ok(mut slot) = self.queue_db().await else {
+        let Ok(Ok(mut slot)) = tokio::time::timeout(QUEUE_WAIT, self.queue_db()).await else {
             return pairs;
         };
         let Some(client) = slot.as_mut() else {
