@@ -519,7 +519,7 @@ async fn a_resumed_game_starts_paused_with_its_time_left() {
         let resume = Some(Resume {
             left_ms: Some(12_300.0),
             outcome: None,
-            you: None,
+            online: None,
         });
         view! { <GameScreen<Ataxx> initial=record clock_secs=30 resume=resume review=Callback::new(review_view::<Ataxx>)/> }
     })
@@ -574,6 +574,7 @@ fn settings_and_saved_games_survive_a_reload_of_storage() {
         room: "abcdefghijklmnop".into(),
         server: None,
         you: Some(stoneplay::games::Side::First),
+        names: [Some("Ana".into()), None],
     };
     store::save_game(SavedGame {
         online: Some(origin.clone()),
