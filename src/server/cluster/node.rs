@@ -17,7 +17,7 @@ use super::wire::Answer;
 use crate::protocol::online::{ErrorCode, ServerMsg};
 use crate::server::handle::ConnHandle;
 use crate::server::pg::{self, pg_error};
-use crate::server::placement::{Local, Partner};
+use crate::server::placement::Local;
 use crate::server::room::RoomCmd;
 
 /// How long a node's leases stay good without a renewal: the longest a
@@ -239,27 +239,6 @@ impl Cluster {
                 slot.why = why.clone();
                 Err(why)
             }
-        }
-    }
-
-    /// A partner as the queue table holds it: node, connection, and what
-    /// it sought.
-    pub(super) fn partner(&self, partner: Partner) -> super::queue::Waiter {
-        match partner {
-            Partner::Node {
-                node,
-                conn,
-                seeking,
-            } => super::queue::Waiter {
-                node,
-                conn,
-                seeking,
-            },
-            Partner::Here(conn, seeking) => super::queue::Waiter {
-                node: self.node.clone(),
-                conn: conn.id,
-                seeking,
-            },
         }
     }
 }

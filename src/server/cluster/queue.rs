@@ -12,7 +12,7 @@ use super::node::{db_error, lock, Cluster};
 use super::wire::Bus;
 use crate::server::handle::{ConnEvent, ConnHandle};
 use crate::server::pg;
-use crate::server::placement::{ripe, Seeking};
+use crate::server::placement::{ripe, Partner, Seeking};
 use crate::server::players::pairing;
 
 /// A player in the queue table: their node, connection, and what they
@@ -146,6 +146,27 @@ fn too_slow() -> String {
 }
 
 impl Cluster {
+    /// A partner as the queue table holds it: node, connection, and what
+    /// it sought.
+    pub(super) fn partner(&self, partner: Partner) -> Waiter {
+        match partner {
+            Partner::Node {
+                node,
+                conn,
+                seeking,
+            } => Waiter {
+                node,
+                conn,
+                seeking,
+            },
+            Partner::Here(conn, seeking) => Waiter {
+                node: self.node.clone(),
+                conn: conn.id,
+                seeking,
+            },
+        }
+    }
+
     /// The quick-match queue's connection (opened again if lost).
     pub(super) async fn queue_db(
         &self,

@@ -71,9 +71,12 @@ pub fn Lobby(
     let lobby = Memo::new(move |_| session.with(|s| s.lobby.clone()));
     let server = driver.url.get_value();
 
-    let challenge_row = move |c: ChallengeInfo| {
-        let lang = lang.get();
-        let own = mine().as_deref() == Some(c.id.as_str());
+    // Rows are keyed (a challenge by its id, whether it is yours and the
+    // language; a game by its room and the language), so a lobby message
+    // that changes one row leaves the others' buttons in place: the list
+    // comes again every second while games are played (their move
+    // counts), and a row drawn anew under a click could swallow it.
+    let challenge_row = move |(c, own, lang): (ChallengeInfo, bool, Lang)| {
         let what = format!(
             "{} · {}",
             game_words(lang, &c.game),
@@ -96,18 +99,27 @@ pub fn Lobby(
         }
     };
     let server_for_games = server.clone();
-    let game_row = move |g: LiveGame| {
-        let lang = lang.get();
+    let game_row = move |(g, lang): (LiveGame, Lang)| {
         let [first, second] = g.players.clone();
         let side = |p: Option<PlayerTag>| match p {
             Some(p) => who(&p).into_any(),
             None => view! { <span>"?"</span> }.into_any(),
         };
-        let what = format!(
-            "{} · {}",
-            game_words(lang, &g.game),
-            crate::tn!(lang, "online.lobby_moves", g.plies)
-        );
+        let game = g.game;
+        let room = g.room.clone();
+        // The move count as the lobby has it now.
+        let what = move || {
+            let plies = lobby.with(|l| {
+                l.as_ref()
+                    .and_then(|(_, games)| games.iter().find(|x| x.room == room))
+                    .map_or(g.plies, |x| x.plies)
+            });
+            format!(
+                "{} · {}",
+                game_words(lang, &game),
+                crate::tn!(lang, "online.lobby_moves", plies)
+            )
+        };
         let room = g.room.clone();
         let param = server_param(&server_for_games);
         view! {
@@ -144,17 +156,35 @@ pub fn Lobby(
             <Show when=move || !named()>
                 <p class="muted">{move || t!(lang.get(), "online.challenge_needs_name")}</p>
             </Show>
-            {move || lobby.get().map(|(challenges, games)| {
-                let none = challenges.is_empty();
-                view! {
-                    <h3>{move || t!(lang.get(), "online.open_challenges")}</h3>
-                    {none.then(|| view! { <p class="muted" data-testid="no-challenges">{move || t!(lang.get(), "online.no_challenges")}</p> })}
-                    <ul>{challenges.into_iter().map(challenge_row).collect_view()}</ul>
-                    <h3>{move || t!(lang.get(), "online.live_games")}</h3>
-                    {games.is_empty().then(|| view! { <p class="muted">{move || t!(lang.get(), "online.no_live_games")}</p> })}
-                    <ul>{games.into_iter().map(game_row.clone()).collect_view()}</ul>
-                }
-            })}
+            <Show when=move || lobby.with(Option::is_some)>
+                <h3>{move || t!(lang.get(), "online.open_challenges")}</h3>
+                <Show when=move || lobby.with(|l| l.as_ref().is_some_and(|(c, _)| c.is_empty()))>
+                    <p class="muted" data-testid="no-challenges">{move || t!(lang.get(), "online.no_challenges")}</p>
+                </Show>
+                <ul>
+                    <For each=move || {
+                            let (mine, lang) = (mine(), lang.get());
+                            lobby.with(|l| l.as_ref().map(|(c, _)| c.iter().map(|c| {
+                                let own = mine.as_deref() == Some(c.id.as_str());
+                                (c.clone(), own, lang)
+                            }).collect::<Vec<_>>()).unwrap_or_default())
+                        }
+                        key=|(c, own, lang)| (c.id.clone(), *own, *lang)
+                        children=challenge_row/>
+                </ul>
+                <h3>{move || t!(lang.get(), "online.live_games")}</h3>
+                <Show when=move || lobby.with(|l| l.as_ref().is_some_and(|(_, g)| g.is_empty()))>
+                    <p class="muted">{move || t!(lang.get(), "online.no_live_games")}</p>
+                </Show>
+                <ul>
+                    <For each=move || {
+                            let lang = lang.get();
+                            lobby.with(|l| l.as_ref().map(|(_, g)| g.iter().map(|g| (g.clone(), lang)).collect::<Vec<_>>()).unwrap_or_default())
+                        }
+                        key=|(g, lang)| (g.room.clone(), *lang)
+                        children=game_row.clone()/>
+                </ul>
+            </Show>
         </section>
     }
 }
