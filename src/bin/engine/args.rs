@@ -29,6 +29,7 @@ pub const USAGE: &str = "usage: engine perft GAME DEPTH [POSITION] [--divide] [-
        engine nnue-train --data FILE[,FILE...] --out FILE [--hidden H] [--buckets B] [--epochs E]
                    [--tied yes|no] [--batch N] [--lr R] [--lambda L] [--scale K] [--validation V] [--positions N]
                    [--threads T] [--seed S] [--inputs pieces|windows] [--compare NET[,NET...]]
+                   [--init NET]
                                        train Territory Duel's network on datagen data
   GAME      ataxx | stones | mill
   LEVEL     beginner | casual | intermediate | strong | master

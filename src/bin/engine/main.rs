@@ -10,7 +10,7 @@
 //! engine book GAME --plies N --count K --out FILE [...]
 //! engine datagen GAME --positions N --out FILE [--nodes K] [--random-plies P] [--seed S] [--threads T] [--eval hand|FILE] [--net FILE|none]
 //! engine train ataxx|stones|mill --data FILE[,FILE...] --out FILE [--epochs E] [--lambda L] [--scale K] [--lr R] [--prior P] [--seed S]
-//! engine nnue-train --data FILE[,FILE...] --out FILE [--inputs pieces|windows] [--compare NET[,NET...]] [--hidden H] [--tied yes|no] [--buckets B] [--epochs E] [--batch N] [--lr R] [--lambda L] [--scale K] [--validation V] [--positions N] [--threads T] [--seed S]
+//! engine nnue-train --data FILE[,FILE...] --out FILE [--inputs pieces|windows] [--compare NET[,NET...]] [--init NET] [--hidden H] [--tied yes|no] [--buckets B] [--epochs E] [--batch N] [--lr R] [--lambda L] [--scale K] [--validation V] [--positions N] [--threads T] [--seed S]
 //! ```
 //! `perft` prints one line per depth, `DEPTH NODES MILLISECONDS`; with
 //! `--divide` each root move with its count at DEPTH, then the total.

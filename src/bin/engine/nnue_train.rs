@@ -15,6 +15,7 @@ pub fn nnue_train_command(args: &[String]) -> Result<(), String> {
             "out",
             "inputs",
             "compare",
+            "init",
             "hidden",
             "tied",
             "buckets",
@@ -63,6 +64,18 @@ pub fn nnue_train_command(args: &[String]) -> Result<(), String> {
             })
             .collect::<Result<_, String>>()?,
     };
+    // A net to start from (a new generation fine-tuned from the last),
+    // read before the long run so that a bad file fails at once.
+    let init = match opts.get("init") {
+        None => None,
+        Some(f) => {
+            let bytes = std::fs::read(f).map_err(|e| format!("cannot read {f}: {e}"))?;
+            Some(
+                stoneplay::ai::nnue_train::FloatNet::from_file(&bytes)
+                    .map_err(|e| format!("{f}: {e}"))?,
+            )
+        }
+    };
     let tied = match opts.get("tied").map(String::as_str) {
         None | Some("yes") => true,
         Some("no") => false,
@@ -100,6 +113,18 @@ pub fn nnue_train_command(args: &[String]) -> Result<(), String> {
         threads: number(&opts, "threads")?.unwrap_or(1usize).clamp(1, 256),
         seed: number(&opts, "seed")?.unwrap_or(d.seed),
     };
+    if let Some(start) = &init {
+        let l = start.layout;
+        if (l.inputs, l.hidden, l.tied, l.buckets)
+            != (cfg.inputs, cfg.hidden, cfg.tied, cfg.buckets)
+        {
+            return Err(format!(
+                "--init: that net has {} inputs, {} free units, tied {}, {} buckets; this run asks for {}, {}, {}, {}",
+                l.inputs.count(), l.hidden, l.tied, l.buckets,
+                cfg.inputs.count(), cfg.hidden, cfg.tied, cfg.buckets
+            ));
+        }
+    }
     let limit: Option<usize> = number(&opts, "positions")?;
     let started = Instant::now();
     let mut samples = Vec::new();
@@ -121,7 +146,7 @@ pub fn nnue_train_command(args: &[String]) -> Result<(), String> {
         samples.len(),
         started.elapsed().as_secs_f64()
     );
-    let trained = train(&mut samples, &cfg, &mut |e| {
+    let trained = train(&mut samples, &cfg, init.as_ref(), &mut |e| {
         eprintln!(
             "epoch {:>3}  train loss {:.6}  held-out loss {:.6} (results alone {:.6})  ({:.0} s)",
             e.epoch,
