@@ -182,27 +182,15 @@ impl FloatNet {
     /// each integer divided by its quantisation step. The start of a run
     /// that goes on from an earlier net (`engine nnue-train --init`).
     pub fn from_file(bytes: &[u8]) -> Result<Self, String> {
-        if bytes.len() < nnue::HEADER_BYTES || &bytes[..8] != nnue::MAGIC {
-            return Err("not a Territory Duel net file".into());
-        }
-        let u16_at = |at: usize| u16::from_le_bytes([bytes[at], bytes[at + 1]]) as usize;
-        let (count, hidden, buckets, copies) = (u16_at(8), u16_at(10), u16_at(12), u16_at(14));
-        let inputs = Inputs::from_count(count)
-            .ok_or_else(|| format!("{count} inputs: neither pieces nor windows"))?;
-        let tied = match copies {
-            0 => false,
-            8 => true,
-            c => return Err(format!("copies {c}: 0 or 8")),
-        };
-        if hidden == 0 || !(1..=nnue::MAX_BUCKETS).contains(&buckets) {
-            return Err(format!("{hidden} hidden units, {buckets} buckets"));
-        }
-        if bytes.len() != nnue::file_bytes(count, hidden, buckets) {
-            return Err(format!(
-                "{} bytes where that shape needs {}",
-                bytes.len(),
-                nnue::file_bytes(count, hidden, buckets)
-            ));
+        let nnue::FileHeader {
+            inputs,
+            hidden,
+            buckets,
+            tied,
+        } = nnue::FileHeader::read(bytes)?;
+        let count = inputs.count();
+        if hidden == 0 {
+            return Err("a net file with no hidden units".into());
         }
         let layout = Layout {
             inputs,

@@ -263,6 +263,67 @@ pub const fn file_bytes(inputs: usize, hidden: usize, buckets: usize) -> usize {
     HEADER_BYTES + 2 * (inputs * hidden + hidden + buckets * 2 * hidden) + 4 * buckets
 }
 
+/// A net file's header, checked against the file: what [`Net::from_bytes`]
+/// and the trainer (`FloatNet::from_file`) both read first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FileHeader {
+    pub inputs: Inputs,
+    /// Hidden units stored in the file (free units when `tied`).
+    pub hidden: usize,
+    pub buckets: usize,
+    /// Copies field 8: each stored unit stands for eight, one per symmetry.
+    pub tied: bool,
+}
+
+impl FileHeader {
+    /// Reads the header: the magic, a known input count, copies 0 or 8,
+    /// 1 to [`MAX_BUCKETS`] buckets, and a file exactly as long as that
+    /// shape needs (so the weights after it can be read without checks).
+    pub fn read(bytes: &[u8]) -> Result<FileHeader, String> {
+        if bytes.len() < HEADER_BYTES || &bytes[..8] != MAGIC {
+            return Err(format!(
+                "not a Territory Duel net file (it must start with {})",
+                String::from_utf8_lossy(MAGIC)
+            ));
+        }
+        let u16_at = |at: usize| u16::from_le_bytes([bytes[at], bytes[at + 1]]) as usize;
+        let (inputs, hidden, buckets, copies) = (u16_at(8), u16_at(10), u16_at(12), u16_at(14));
+        let tied = match copies {
+            0 => false,
+            8 => true,
+            _ => return Err(format!("the net's copies field is {copies} (0 or 8)")),
+        };
+        let Some(kind) = Inputs::from_count(inputs) else {
+            return Err(shape_error(inputs, hidden * if tied { 8 } else { 1 }));
+        };
+        if !(1..=MAX_BUCKETS).contains(&buckets) {
+            return Err(format!(
+                "the net has {buckets} output buckets (1 to {MAX_BUCKETS})"
+            ));
+        }
+        let size = file_bytes(inputs, hidden, buckets);
+        if bytes.len() != size {
+            return Err(format!(
+                "the net file has {} bytes; its header says {size}",
+                bytes.len()
+            ));
+        }
+        Ok(FileHeader {
+            inputs: kind,
+            hidden,
+            buckets,
+            tied,
+        })
+    }
+}
+
+/// A net whose inputs or hidden units this engine is not built for.
+fn shape_error(inputs: usize, units: usize) -> String {
+    format!(
+        "the net has {inputs} inputs and {units} hidden units; this engine is built for {PIECE_INPUTS} or {WINDOW_INPUTS} and {HIDDEN}"
+    )
+}
+
 /// A quantised network, ready to evaluate.
 #[repr(C, align(64))]
 pub struct Net {
@@ -284,40 +345,19 @@ impl Net {
     /// Reads a net file (as `engine nnue-train` writes it), checking its
     /// size, its shape and that no board can overflow the accumulator.
     pub fn from_bytes(bytes: &[u8]) -> Result<Box<Net>, String> {
-        if bytes.len() < HEADER_BYTES || &bytes[..8] != MAGIC {
-            return Err(format!(
-                "not a Territory Duel net file (it must start with {})",
-                String::from_utf8_lossy(MAGIC)
-            ));
-        }
-        let u16_at = |at: usize| u16::from_le_bytes([bytes[at], bytes[at + 1]]) as usize;
-        let (inputs, hidden, buckets, copies) = (u16_at(8), u16_at(10), u16_at(12), u16_at(14));
+        let FileHeader {
+            inputs: kind,
+            hidden,
+            buckets,
+            tied,
+        } = FileHeader::read(bytes)?;
+        let inputs = kind.count();
         // A full file (copies 0) holds all HIDDEN units; a tied one (8)
         // holds HIDDEN / 8 free units, each copied under the 8 symmetries
         // as it is read.
-        let copies = match copies {
-            0 => 1,
-            8 => 8,
-            _ => return Err(format!("the net's copies field is {copies} (0 or 8)")),
-        };
-        let kind = Inputs::from_count(inputs);
-        let Some(kind) = kind.filter(|_| hidden * copies == HIDDEN) else {
-            return Err(format!(
-                "the net has {inputs} inputs and {} hidden units; this engine is built for {PIECE_INPUTS} or {WINDOW_INPUTS} and {HIDDEN}",
-                hidden * copies
-            ));
-        };
-        if !(1..=MAX_BUCKETS).contains(&buckets) {
-            return Err(format!(
-                "the net has {buckets} output buckets (1 to {MAX_BUCKETS})"
-            ));
-        }
-        let size = file_bytes(inputs, hidden, buckets);
-        if bytes.len() != size {
-            return Err(format!(
-                "the net file has {} bytes; its header says {size}",
-                bytes.len()
-            ));
+        let copies = if tied { 8 } else { 1 };
+        if hidden * copies != HIDDEN {
+            return Err(shape_error(inputs, hidden * copies));
         }
         let i16s = |from: usize, n: usize| -> Vec<i16> {
             bytes[from..from + 2 * n]
@@ -358,7 +398,7 @@ impl Net {
             }
         }
         for b in 0..buckets {
-            let at = size - 4 * (buckets - b);
+            let at = bytes.len() - 4 * (buckets - b);
             net.out_bias[b] =
                 i32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]]);
         }
