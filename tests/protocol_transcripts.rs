@@ -528,6 +528,7 @@ fn uai_repetition_cycle_is_decided_as_each_convention_says() {
 #[test]
 fn go_clock_values_saturate_instead_of_overflowing() {
     use stoneplay::ai::uci::{Reply, Session};
+    // The clock is read 10 ms short (the default `MoveOverhead`).
     fn movetime<G: ProtocolGame>(dialect: Dialect, line: &str) -> Option<u64> {
         match Session::<G>::new(dialect).handle(line) {
             Reply::Go(job) => job.limits.movetime_ms,
@@ -538,22 +539,22 @@ fn go_clock_values_saturate_instead_of_overflowing() {
     for inc in [u64::MAX, u64::MAX / 3 + 1, u64::MAX / 2] {
         assert_eq!(
             movetime::<Stones>(Dialect::Uci, &format!("go wtime 1000 winc {inc}")),
-            Some(500),
+            Some(495),
             "winc {inc}"
         );
         assert_eq!(
             movetime::<UaiAtaxx>(Dialect::Uai, &format!("go btime 1000 binc {inc}")),
-            Some(500),
+            Some(495),
             "binc {inc}"
         );
     }
     assert_eq!(
         movetime::<Mill>(Dialect::Uci, &format!("go wtime {} winc 0", u64::MAX)),
-        Some(u64::MAX / 20)
+        Some((u64::MAX - 10) / 20)
     );
     assert_eq!(
         movetime::<Mill>(Dialect::Uci, "go wtime 1000 winc 100"),
-        Some(50 + 75)
+        Some(49 + 75)
     );
     // Territory Duel: a hard limit (an eighth of the clock plus the
     // increment) over a soft one (a twenty-fifth plus 60 % of it).
@@ -563,13 +564,15 @@ fn go_clock_values_saturate_instead_of_overflowing() {
     };
     assert_eq!(
         limits("go btime 1000 binc 100"),
-        (Some(125 + 100), Some(40 + 60))
+        (Some(123 + 100), Some(39 + 60))
     );
     assert_eq!(
         limits(&format!("go btime 1000 binc {}", u64::MAX)),
-        (Some(500), Some(500))
+        (Some(495), Some(495))
     );
     assert_eq!(limits("go wtime 1000 winc 100"), (None, None), "X moves");
+    // A clock at or under the overhead still searches, for 1 ms.
+    assert_eq!(limits("go btime 5 binc 0"), (Some(1), Some(1)));
     // And the search answers.
     let out = run::<Stones>(
         Dialect::Uci,
@@ -580,6 +583,59 @@ fn go_clock_values_saturate_instead_of_overflowing() {
     );
     assert_eq!(bestmoves(&out).len(), 1);
     assert!(errors(&out).is_empty(), "{out:#?}");
+}
+
+#[test]
+fn move_overhead_shortens_the_clock_and_bad_values_change_nothing() {
+    use stoneplay::ai::uci::{Reply, Session};
+    fn limits(session: &mut Session<UaiAtaxx>, line: &str) -> (Option<u64>, Option<u64>) {
+        match session.handle(line) {
+            Reply::Go(job) => (job.limits.movetime_ms, job.limits.soft_ms),
+            other => panic!("{line}: {other:?}"),
+        }
+    }
+    fn set(session: &mut Session<UaiAtaxx>, line: &str) -> Vec<String> {
+        match session.handle(line) {
+            Reply::Output(out) => out,
+            other => panic!("{line}: {other:?}"),
+        }
+    }
+    let mut s = Session::<UaiAtaxx>::new(Dialect::Uai);
+    let hello = set(&mut s, "uai");
+    assert!(
+        hello.contains(&"option name MoveOverhead type spin default 10 min 0 max 5000".to_string()),
+        "{hello:#?}"
+    );
+    // None: the clock as given.
+    assert!(set(&mut s, "setoption name MoveOverhead value 0").is_empty());
+    let go = "go btime 1000 binc 100";
+    assert_eq!(limits(&mut s, go), (Some(125 + 100), Some(40 + 60)));
+    // 200 ms (Stockfish's spelling is taken too): 800 ms left to share.
+    assert!(set(&mut s, "setoption name Move Overhead value 200").is_empty());
+    assert_eq!(limits(&mut s, go), (Some(100 + 100), Some(32 + 60)));
+    // A bad value is refused and the overhead stays at 200 ms.
+    for bad in ["-1", "5001", "lots", ""] {
+        let out = set(&mut s, &format!("setoption name MoveOverhead value {bad}"));
+        assert_eq!(out.len(), 1, "{bad}: {out:#?}");
+        assert!(
+            out[0].starts_with("info string error: MoveOverhead")
+                && out[0].ends_with("it stays at 200 ms"),
+            "{bad}: {}",
+            out[0]
+        );
+    }
+    assert_eq!(limits(&mut s, go), (Some(200), Some(92)));
+    // `go movetime` is a move's own time, untouched.
+    assert_eq!(limits(&mut s, "go movetime 300"), (Some(300), None));
+    // Every protocol offers it.
+    for out in [
+        run::<Mill>(Dialect::Uci, &["uci"]),
+        run::<Stones>(Dialect::Uci, &["uci"]),
+    ] {
+        assert!(out
+            .iter()
+            .any(|l| l == "option name MoveOverhead type spin default 10 min 0 max 5000"));
+    }
 }
 
 // ---- The native loop (the `engine` binary): input is read while searching ----
@@ -865,11 +921,12 @@ fn go_numbers_out_of_range_are_clamped_and_noted() {
         notes::<UaiAtaxx>(Dialect::Uai, "go btime -100"),
         vec!["go btime: '-100' is below 0; read as 0"]
     );
-    // Territory Duel's hard limit is an eighth of the clock (see
+    // Territory Duel's hard limit is an eighth of the clock less the
+    // default 10 ms `MoveOverhead` (see
     // `go_clock_values_saturate_instead_of_overflowing`).
     assert_eq!(
         go::<UaiAtaxx>(Dialect::Uai, "go btime 99999999999999999999999"),
-        Ok((u64::MAX / 8, 0, 0))
+        Ok(((u64::MAX - 10) / 8, 0, 0))
     );
     assert_eq!(
         notes::<Stones>(Dialect::Uci, "go wtime 99999999999999999999999"),
@@ -901,7 +958,7 @@ fn go_numbers_out_of_range_are_clamped_and_noted() {
     );
     assert_eq!(
         go::<Mill>(Dialect::Uci, "go movestogo -3 wtime 1000"),
-        Ok((50, 0, 0))
+        Ok((990 / 20, 0, 0))
     );
     // Not numbers: refused, one error each.
     for line in [

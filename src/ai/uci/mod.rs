@@ -198,6 +198,15 @@ pub const HASH_DEFAULT_MB: usize = 32;
 /// The smallest and largest `Hash` accepted.
 pub const HASH_RANGE_MB: (usize, usize) = (1, 1024);
 
+/// The `MoveOverhead` option: milliseconds taken off the clock before a
+/// move's time is worked out, for the time a move spends outside the
+/// search (pipes, the referee, a busy machine), as chess engines offer it.
+/// Standalone the engine answers within about a millisecond of its limit;
+/// a referee on a shared machine may need more.
+pub const MOVE_OVERHEAD_DEFAULT_MS: u64 = 10;
+/// The largest `MoveOverhead` accepted.
+pub const MOVE_OVERHEAD_MAX_MS: u64 = 5000;
+
 /// One protocol session: the rules, the game set up by `position`, the
 /// level, the table size, and a searcher kept between moves.
 pub struct Session<G: ProtocolGame> {
@@ -207,6 +216,7 @@ pub struct Session<G: ProtocolGame> {
     level: Level,
     seed: u64,
     hash_mb: usize,
+    move_overhead_ms: u64,
     /// The synchronous loop's searcher, made at its first `go` (a host
     /// with its own searcher never pays for this one).
     searcher: Option<Searcher<G>>,
@@ -223,6 +233,7 @@ impl<G: ProtocolGame> Session<G> {
             level: Level::Master,
             seed: 0,
             hash_mb: HASH_DEFAULT_MB,
+            move_overhead_ms: MOVE_OVERHEAD_DEFAULT_MS,
             searcher: None,
         }
     }
@@ -265,6 +276,9 @@ impl<G: ProtocolGame> Session<G> {
                         "option name Hash type spin default {HASH_DEFAULT_MB} min {} max {}",
                         HASH_RANGE_MB.0, HASH_RANGE_MB.1
                     ),
+                    format!(
+                        "option name MoveOverhead type spin default {MOVE_OVERHEAD_DEFAULT_MS} min 0 max {MOVE_OVERHEAD_MAX_MS}"
+                    ),
                 ];
                 out.extend(G::option_lines(&self.rules));
                 out.push(format!("{hello}ok"));
@@ -281,7 +295,11 @@ impl<G: ProtocolGame> Session<G> {
             }
             "setoption" => self.setoption(&words[1..]),
             "position" => self.position(&words[1..]),
-            "go" => match parse_go::<G>(&words[1..], self.record.position().side_to_move()) {
+            "go" => match parse_go::<G>(
+                &words[1..],
+                self.record.position().side_to_move(),
+                self.move_overhead_ms,
+            ) {
                 Ok((limits, notes)) => Reply::Go(GoJob {
                     record: self.record.clone(),
                     limits,
@@ -325,6 +343,19 @@ impl<G: ProtocolGame> Session<G> {
                 _ => Self::err(format!(
                     "Hash '{value}' is not a whole number of MiB from {lo} to {hi}; the table stays at {} MiB",
                     self.hash_mb
+                )),
+            };
+        }
+        // Stockfish spells it "Move Overhead".
+        if name.replace(' ', "").eq_ignore_ascii_case("moveoverhead") {
+            return match value.parse::<u64>() {
+                Ok(ms) if ms <= MOVE_OVERHEAD_MAX_MS => {
+                    self.move_overhead_ms = ms;
+                    Reply::Output(Vec::new())
+                }
+                _ => Self::err(format!(
+                    "MoveOverhead '{value}' is not a whole number of milliseconds from 0 to {MOVE_OVERHEAD_MAX_MS}; it stays at {} ms",
+                    self.move_overhead_ms
                 )),
             };
         }
@@ -454,10 +485,12 @@ fn go_number(key: &str, text: Option<&&str>) -> Result<(u64, Option<String>), St
 /// range is clamped (see [`go_number`]; a depth to 1..=[`super::MAX_DEPTH`])
 /// and noted, so every `go` made of known words and numbers searches and
 /// answers `bestmove`. An unknown word or a missing or non-numeric value
-/// refuses the line.
+/// refuses the line. The mover's clock is read as `overhead` ms shorter
+/// (the `MoveOverhead` option; never below 1 ms).
 fn parse_go<G: ProtocolGame>(
     args: &[&str],
     mover: crate::games::Side,
+    overhead: u64,
 ) -> Result<(SearchLimits, Vec<String>), String> {
     let mut limits = SearchLimits::default();
     let mut notes = Vec::new();
@@ -504,6 +537,7 @@ fn parse_go<G: ProtocolGame>(
         i += 2;
     }
     if let (Some(t), None) = (time, limits.movetime_ms) {
+        let t = t.saturating_sub(overhead).max(1);
         if !G::SOFT_CLOCK {
             // A twentieth of the clock plus most of the increment, never
             // more than half of what is left (saturating: any u64 is
