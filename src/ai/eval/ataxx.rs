@@ -153,6 +153,8 @@ impl Evaluate for Ataxx {
 
     const FUTILITY: Option<(i32, i32, i32)> = Some((60, 200, 100));
 
+    const IIR_DEPTH: Option<i32> = Some(4);
+
     fn move_key(mv: AtaxxMove) -> usize {
         match mv {
             AtaxxMove::Pass => 4095,
@@ -211,6 +213,8 @@ impl Evaluate for UaiAtaxx {
     const LOG_REDUCTIONS: Option<(i32, i32)> = Ataxx::LOG_REDUCTIONS;
 
     const FUTILITY: Option<(i32, i32, i32)> = Ataxx::FUTILITY;
+
+    const IIR_DEPTH: Option<i32> = Ataxx::IIR_DEPTH;
 }
 
 /// Territory Duel for the engine tools: UAI, the pattern tables.

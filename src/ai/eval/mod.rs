@@ -96,6 +96,11 @@ pub trait Evaluate: Game {
     /// relies on them).
     /// `None`: neither (the default).
     const FUTILITY: Option<(i32, i32, i32)> = None;
+
+    /// Internal iterative reduction (Strong and Master): a node with
+    /// `Some(d)` or more plies left and no table move is searched a ply
+    /// shallower. `None`: never (the default).
+    const IIR_DEPTH: Option<i32> = None;
 }
 
 /// What the quiescence search does at a position (see
