@@ -222,7 +222,7 @@ impl EngineGame for Ataxx {
     type Speaks = UaiAtaxx;
     type Tables = crate::ai::train::AtaxxTables;
     const DATAGEN_RANDOM_PLIES: usize = 4;
-    const BENCH_DEPTH: u32 = 7;
+    const BENCH_DEPTH: u32 = 10;
 
     fn bench_positions() -> Vec<Ataxx> {
         [
