@@ -681,6 +681,16 @@ mod tests {
     use crate::games::ataxx::{Ataxx, AtaxxRules};
 
     fn nodes_to_depth(pos: &Ataxx, depth: u32, plain: bool) -> (u64, i32) {
+        search_to_depth(pos, depth, |s| s.set_plain(plain))
+    }
+
+    /// Nodes and the best root score of a fresh searcher, first changed by
+    /// `set` (a pruning turned off), searching `pos` to `depth`.
+    fn search_to_depth(
+        pos: &Ataxx,
+        depth: u32,
+        set: impl FnOnce(&mut Searcher<Ataxx>),
+    ) -> (u64, i32) {
         let clock = InstantClock::new();
         let ctl = Control {
             clock: &clock,
@@ -692,7 +702,7 @@ mod tests {
             max_depth: depth,
         };
         let mut s: Searcher<Ataxx> = Searcher::new(18);
-        s.set_plain(plain);
+        set(&mut s);
         let r = s.iterate(pos, &[], 0, &ctl, &mut |_| {});
         (s.nodes(), r.moves[0].score)
     }
@@ -707,23 +717,13 @@ mod tests {
         for fen in ["x5o/7/7/7/7/7/o5x x 0 1", "7/7/1x3o1/7/1o5/4x2/7 x 4 3"] {
             let pos = Ataxx::from_text(fen, &rules).unwrap();
             let count = |table: bool| {
-                let clock = InstantClock::new();
-                let ctl = Control {
-                    clock: &clock,
-                    stop: None,
-                    start_ms: clock.now_ms(),
-                    deadline_ms: None,
-                    soft_ms: None,
-                    max_nodes: None,
-                    max_depth: 9,
-                };
-                let mut s: Searcher<Ataxx> = Searcher::new(18);
-                assert!(!s.reductions.is_empty());
-                if !table {
-                    s.reductions.clear();
-                }
-                s.iterate(&pos, &[], 0, &ctl, &mut |_| {});
-                s.nodes()
+                search_to_depth(&pos, 9, |s| {
+                    assert!(!s.reductions.is_empty());
+                    if !table {
+                        s.reductions.clear();
+                    }
+                })
+                .0
             };
             let (reduced, generic) = (count(true), count(false));
             assert!(
@@ -746,27 +746,17 @@ mod tests {
         for fen in ["x5o/7/7/7/7/7/o5x x 0 1", "7/7/1x3o1/7/1o5/4x2/7 x 4 3"] {
             let pos = Ataxx::from_text(fen, &rules).unwrap();
             let count = |on: bool| {
-                let clock = InstantClock::new();
-                let ctl = Control {
-                    clock: &clock,
-                    stop: None,
-                    start_ms: clock.now_ms(),
-                    deadline_ms: None,
-                    soft_ms: None,
-                    max_nodes: None,
-                    max_depth: 9,
-                };
-                let mut s: Searcher<Ataxx> = Searcher::new(18);
-                assert!(s.futility.is_some());
-                // Futility alone: the reduction below changes which nodes
-                // come this deep (with it, the start saves nothing to
-                // depth 9: 47,395 nodes against 44,409).
-                s.iir = None;
-                if !on {
-                    s.futility = None;
-                }
-                s.iterate(&pos, &[], 0, &ctl, &mut |_| {});
-                s.nodes()
+                search_to_depth(&pos, 9, |s| {
+                    assert!(s.futility.is_some());
+                    // Futility alone: the reduction below changes which
+                    // nodes come this deep (with it, the start saves
+                    // nothing to depth 9: 47,395 nodes against 44,409).
+                    s.iir = None;
+                    if !on {
+                        s.futility = None;
+                    }
+                })
+                .0
             };
             let (pruned, full) = (count(true), count(false));
             assert!(
@@ -785,23 +775,13 @@ mod tests {
         for fen in ["x5o/7/7/7/7/7/o5x x 0 1", "7/7/1x3o1/7/1o5/4x2/7 x 4 3"] {
             let pos = Ataxx::from_text(fen, &rules).unwrap();
             let count = |on: bool| {
-                let clock = InstantClock::new();
-                let ctl = Control {
-                    clock: &clock,
-                    stop: None,
-                    start_ms: clock.now_ms(),
-                    deadline_ms: None,
-                    soft_ms: None,
-                    max_nodes: None,
-                    max_depth: 14,
-                };
-                let mut s: Searcher<Ataxx> = Searcher::new(18);
-                assert!(s.iir.is_some());
-                if !on {
-                    s.iir = None;
-                }
-                s.iterate(&pos, &[], 0, &ctl, &mut |_| {});
-                s.nodes()
+                search_to_depth(&pos, 14, |s| {
+                    assert!(s.iir.is_some());
+                    if !on {
+                        s.iir = None;
+                    }
+                })
+                .0
             };
             let (reduced, full) = (count(true), count(false));
             assert!(
