@@ -94,8 +94,15 @@ pub enum Response {
         nodes: u64,
         elapsed_ms: f64,
     },
-    /// The benchmark's figures, one line per game.
-    Bench { id: u32, lines: Vec<BenchLine> },
+    /// The benchmark's figures, one line per game: `lines` from a second
+    /// run of it, `first` from the first, which also pays for the browser
+    /// compiling the code it runs (its first, quick compile, then the
+    /// optimised one of the functions that run most).
+    Bench {
+        id: u32,
+        lines: Vec<BenchLine>,
+        first: Vec<BenchLine>,
+    },
     /// The request could not be served (bad position, move or level).
     Error { id: u32, message: String },
 }

@@ -71,9 +71,11 @@ pub fn serve(request: &Request, clock: &dyn ai::Clock, post: &mut dyn FnMut(Resp
         seed,
     } = request
     else {
+        let first = bench::run(clock);
         return Response::Bench {
             id: request.id(),
             lines: bench::run(clock),
+            first,
         };
     };
     let Ok(level) = level.parse::<Level>() else {

@@ -15,10 +15,12 @@ use crate::t;
 pub fn BenchPanel() -> impl IntoView {
     let ai = expect_context::<Ai>();
     let lang = use_lang();
-    let lines = RwSignal::new(None::<Result<Vec<BenchLine>, String>>);
+    let lines = RwSignal::new(None::<Result<(Vec<BenchLine>, Vec<BenchLine>), String>>);
     let id = ai.next_id();
     ai.send(Request::Bench { id }, move |answer| match answer {
-        Response::Bench { lines: l, .. } => lines.set(Some(Ok(l))),
+        Response::Bench {
+            lines: l, first, ..
+        } => lines.set(Some(Ok((l, first)))),
         Response::Error { message, .. } => lines.set(Some(Err(message))),
         _ => {}
     });
@@ -38,14 +40,11 @@ pub fn BenchPanel() -> impl IntoView {
             {move || match lines.get() {
                 None => view! { <p role="status">{move || t!(lang.get(), "bench.running")}</p> }.into_any(),
                 Some(Err(e)) => view! { <p class="error" role="alert">{e}</p> }.into_any(),
-                Some(Ok(l)) => {
-                    let text = l
-                        .iter()
-                        .chain(std::iter::once(&total(&l)))
-                        .map(|l| format!("{} {} nodes {:.0} ms {} nps", l.game, l.nodes, l.ms, l.nps()))
-                        .collect::<Vec<_>>()
-                        .join("\n");
+                Some(Ok((l, first))) => {
+                    let text = as_text(&l);
+                    let first_text = as_text(&first);
                     view! {
+                        <p>{move || t!(lang.get(), "bench.second")}</p>
                         <table>
                             <thead><tr>
                                 <th>{move || t!(lang.get(), "bench.game")}</th>
@@ -56,10 +55,30 @@ pub fn BenchPanel() -> impl IntoView {
                             <tbody>{l.iter().map(row).collect_view()}{row(&total(&l))}</tbody>
                         </table>
                         <pre data-testid="bench-result">{text}</pre>
+                        <p>{move || t!(lang.get(), "bench.first")}</p>
+                        <pre data-testid="bench-first">{first_text}</pre>
                     }
                     .into_any()
                 }
             }}
         </section>
     }
+}
+
+/// The lines and their total as `engine bench` prints them.
+fn as_text(lines: &[BenchLine]) -> String {
+    lines
+        .iter()
+        .chain(std::iter::once(&total(lines)))
+        .map(|l| {
+            format!(
+                "{} {} nodes {:.0} ms {} nps",
+                l.game,
+                l.nodes,
+                l.ms,
+                l.nps()
+            )
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
 }
