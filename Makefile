@@ -160,22 +160,31 @@ weights:
 	printf '\372\377' | dd of=src/ai/eval/mill-tables.bin bs=1 seek=70 conv=notrunc status=none
 
 # Territory Duel's network (src/ai/eval/ataxx-nnue.bin; docs/engine.md,
-# "Territory Duel's network"), two generations: self-play of the pattern
+# "Territory Duel's network"), four generations: self-play of the pattern
 # tables at 5,000 nodes a move and a first window net trained on it; then
-# self-play of that net and the committed net trained on both sets (one
-# thread, so the same file for any machine). About 4 hours on 2 cores.
-# The committed net's first generation was the earlier 256-unit net
-# (docs/engine.md), so a run of this recipe gives a file of its own.
-# Not part of `make test`.
+# self-play of that net and a second net trained on both sets; then two
+# generations each of self-play with the last net and that net fine-tuned
+# on the new data (`--init`; the fourth on the third's data too). One
+# thread for the self-play of the nets, so the same file for any machine.
+# About 7 hours on 2 cores. The committed net's first generation was the
+# earlier 256-unit net, and each generation's data came from the engine of
+# its day (docs/engine.md), so a run of this recipe gives a file of its
+# own. Not part of `make test`.
 NET_DATAGEN := datagen ataxx --nodes 5000 --random-plies 8
 NET_TRAINING := nnue-train --inputs windows --tied yes --hidden 128 --lambda 0.5 --threads 1 --seed 1
+NET_FINE_TUNING := --epochs 4 --lr 0.001 --validation 0.05
 net:
 	cargo build --release --bin engine
 	mkdir -p $(TRAIN)
 	./target/release/engine $(NET_DATAGEN) --positions 2460911 --seed 202 --threads $(THREADS) --net none --out $(TRAIN)/ataxx-net-1.txt
 	./target/release/engine $(NET_TRAINING) --epochs 6 --data $(TRAIN)/ataxx-net-1.txt --out $(TRAIN)/ataxx-net-1.bin
 	./target/release/engine $(NET_DATAGEN) --positions 483688 --seed 303 --threads 1 --net $(TRAIN)/ataxx-net-1.bin --out $(TRAIN)/ataxx-net-2.txt
-	./target/release/engine $(NET_TRAINING) --epochs 8 --data $(TRAIN)/ataxx-net-1.txt,$(TRAIN)/ataxx-net-2.txt --out src/ai/eval/ataxx-nnue.bin
+	./target/release/engine $(NET_TRAINING) --epochs 8 --data $(TRAIN)/ataxx-net-1.txt,$(TRAIN)/ataxx-net-2.txt --out $(TRAIN)/ataxx-net-2.bin
+	./target/release/engine $(NET_DATAGEN) --positions 1291446 --seed 404 --threads 1 --net $(TRAIN)/ataxx-net-2.bin --out $(TRAIN)/ataxx-net-3.txt
+	./target/release/engine $(NET_TRAINING) $(NET_FINE_TUNING) --init $(TRAIN)/ataxx-net-2.bin --data $(TRAIN)/ataxx-net-3.txt --out $(TRAIN)/ataxx-net-3.bin
+	./target/release/engine $(NET_DATAGEN) --positions 1433321 --seed 505 --threads 1 --net $(TRAIN)/ataxx-net-3.bin --out $(TRAIN)/ataxx-net-4.txt
+	./target/release/engine $(NET_DATAGEN) --positions 143965 --seed 606 --threads 1 --net $(TRAIN)/ataxx-net-3.bin --out $(TRAIN)/ataxx-net-4b.txt
+	./target/release/engine $(NET_TRAINING) $(NET_FINE_TUNING) --init $(TRAIN)/ataxx-net-3.bin --data $(TRAIN)/ataxx-net-3.txt,$(TRAIN)/ataxx-net-4.txt,$(TRAIN)/ataxx-net-4b.txt --out src/ai/eval/ataxx-nnue.bin
 
 # Search speed, native release build: one line per game, then the total.
 bench:
