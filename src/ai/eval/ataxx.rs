@@ -155,6 +155,8 @@ impl Evaluate for Ataxx {
 
     const IIR_DEPTH: Option<i32> = Some(4);
 
+    const SINGULAR: Option<(i32, i32)> = Some((6, 3));
+
     fn move_key(mv: AtaxxMove) -> usize {
         match mv {
             AtaxxMove::Pass => 4095,
@@ -215,6 +217,8 @@ impl Evaluate for UaiAtaxx {
     const FUTILITY: Option<(i32, i32, i32)> = Ataxx::FUTILITY;
 
     const IIR_DEPTH: Option<i32> = Ataxx::IIR_DEPTH;
+
+    const SINGULAR: Option<(i32, i32)> = Ataxx::SINGULAR;
 }
 
 /// Territory Duel for the engine tools: UAI, the pattern tables.

@@ -101,6 +101,18 @@ pub trait Evaluate: Game {
     /// `Some(d)` or more plies left and no table move is searched a ply
     /// shallower. `None`: never (the default).
     const IIR_DEPTH: Option<i32> = None;
+
+    /// Singular extensions (Strong and Master): `Some((d, m))` at a node
+    /// outside the principal variation with `d` or more plies left, whose
+    /// table entry is a lower bound or exact, not a mate score, and at
+    /// most `m` plies shallower than the node. The other moves are
+    /// searched to half the depth against the table score less the
+    /// depth. If none reaches it, the table move is singular and is
+    /// searched a ply deeper; if one does and that bound is at or above
+    /// beta, the node returns it (multi-cut); if the table score alone is
+    /// at or above beta, the table move is searched a ply shallower.
+    /// `None`: never (the default).
+    const SINGULAR: Option<(i32, i32)> = None;
 }
 
 /// What the quiescence search does at a position (see

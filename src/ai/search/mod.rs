@@ -10,7 +10,9 @@
 //! [`super::SearchLimits::soft_ms`]: +160.8 ± 54.7 Elo at 2+0.05 over the
 //! reductions alone; measured 2026-12-06), internal iterative reduction
 //! ([`Evaluate::IIR_DEPTH`], Territory Duel: +80.8 Elo, +44.8 to +118.5,
-//! at 2+0.05; measured 2026-12-07), repetition
+//! at 2+0.05; measured 2026-12-07), singular extensions with multi-cut
+//! ([`Evaluate::SINGULAR`], Territory Duel; measured 2026-12-07, see
+//! docs/engine.md), repetition
 //! detection along the path (scored as the game decides a repetition: by
 //! count in Territory Duel, a draw in Mill), a polled deadline and,
 //! where the game names moves to resolve at the horizon
@@ -202,6 +204,11 @@ pub struct Searcher<G: Game + Evaluate> {
     futility: Option<(i32, i32, i32)>,
     /// [`Evaluate::IIR_DEPTH`] (a field, so a test can turn it off).
     iir: Option<i32>,
+    /// [`Evaluate::SINGULAR`] (a field, so a test can turn it off).
+    singular: Option<(i32, i32)>,
+    /// The move a singular search at each ply leaves out (see
+    /// [`Evaluate::SINGULAR`]); `None` in every ordinary search.
+    excluded: Vec<Option<G::Move>>,
     buffers: Vec<Vec<G::Move>>,
     hints: Vec<Vec<i32>>,
     pv: Vec<Vec<G::Move>>,
@@ -240,6 +247,8 @@ impl<G: Game + Evaluate> Searcher<G> {
             reductions: reduction_table(G::LOG_REDUCTIONS),
             futility: G::FUTILITY,
             iir: G::IIR_DEPTH,
+            singular: G::SINGULAR,
+            excluded: vec![None; MAX_PLY + 2],
             buffers: (0..MAX_PLY + 2).map(|_| Vec::with_capacity(64)).collect(),
             hints: (0..MAX_PLY + 2).map(|_| Vec::with_capacity(64)).collect(),
             pv: (0..MAX_PLY + 2).map(|_| Vec::with_capacity(16)).collect(),
@@ -491,10 +500,15 @@ impl<G: Game + Evaluate> Searcher<G> {
         }
 
         let pv_node = beta - alpha > 1;
+        // In a singular search (below), the node is searched again
+        // without its table move: no cut from the table or the static
+        // score, and nothing stored.
+        let excluded = self.excluded[ply];
         let mut tt_move = None;
-        if let Some(e) = self.tt_probe(hash) {
+        let tt_entry = self.tt_probe(hash);
+        if let Some(e) = tt_entry {
             tt_move = e.mv;
-            if !pv_node && e.depth as i32 >= depth {
+            if !pv_node && excluded.is_none() && e.depth as i32 >= depth {
                 let s = from_tt(e.score, ply);
                 let cut = match e.bound {
                     Bound::Exact => true,
@@ -528,7 +542,7 @@ impl<G: Game + Evaluate> Searcher<G> {
             _ => None,
         };
         if let Some(((r, _, _), eval)) = futility {
-            if !pv_node && eval >= beta + r * depth {
+            if !pv_node && excluded.is_none() && eval >= beta + r * depth {
                 self.buffers[ply] = moves;
                 return eval;
             }
@@ -556,6 +570,52 @@ impl<G: Game + Evaluate> Searcher<G> {
             hints.push(h);
         }
 
+        // Singular extension (Strong and Master, where the game asks for
+        // it): is the table move the only good one here? Searched before
+        // the node joins the path, so the same position is no repetition.
+        let mut extension = 0;
+        if let (Some((min_depth, margin)), Some(e), Some(tm)) = (self.singular, tt_entry, tt_move) {
+            let tt_score = from_tt(e.score, ply);
+            if !pv_node
+                && excluded.is_none()
+                && !self.plain
+                && depth >= min_depth
+                && tt_score.abs() < MATE_BOUND
+                && e.depth as i32 >= depth - margin
+                && e.bound != Bound::Upper
+                && moves.contains(&tm)
+            {
+                let singular_beta = tt_score - depth;
+                self.excluded[ply] = Some(tm);
+                let s = self.negamax(
+                    pos,
+                    (depth - 1) / 2,
+                    singular_beta - 1,
+                    singular_beta,
+                    ply,
+                    floor,
+                    ctl,
+                );
+                self.excluded[ply] = None;
+                self.pv[ply].clear();
+                if self.aborted {
+                    self.buffers[ply] = moves;
+                    self.hints[ply] = hints;
+                    return 0;
+                }
+                if s < singular_beta {
+                    extension = 1;
+                } else if singular_beta >= beta {
+                    // Multi-cut: another move also beats beta.
+                    self.buffers[ply] = moves;
+                    self.hints[ply] = hints;
+                    return singular_beta;
+                } else if tt_score >= beta {
+                    extension = -1;
+                }
+            }
+        }
+
         self.path.push(hash);
         let orig_alpha = alpha;
         let mut best = -INF;
@@ -564,6 +624,9 @@ impl<G: Game + Evaluate> Searcher<G> {
         for i in 0..n {
             select_next(&mut moves, &mut hints, i);
             let mv = moves[i];
+            if Some(mv) == excluded {
+                continue;
+            }
             let quiet = hints[i] < (1 << 23);
             if let Some(((_, b, m), eval)) = futility {
                 if !pv_node
@@ -596,8 +659,13 @@ impl<G: Game + Evaluate> Searcher<G> {
             } else {
                 floor
             };
-            let score = if i == 0 {
-                self.child(&child, same, cd, alpha, beta, ply + 1, cf, ctl)
+            let score = if i == 0 || (excluded.is_some() && best == -INF) {
+                let ext = if Some(mv) == tt_move && excluded.is_none() {
+                    extension
+                } else {
+                    0
+                };
+                self.child(&child, same, cd + ext, alpha, beta, ply + 1, cf, ctl)
             } else {
                 let r = if self.reductions.is_empty() || self.plain {
                     if quiet && !same && depth >= 3 && i >= 4 {
@@ -652,6 +720,11 @@ impl<G: Game + Evaluate> Searcher<G> {
         self.hints[ply] = hints;
         if self.aborted {
             return 0;
+        }
+        if excluded.is_some() {
+            // A singular search: every other move was pruned, or none
+            // reached the bound.
+            return if best == -INF { alpha } else { best };
         }
         let bound = if best >= beta {
             Bound::Lower
@@ -752,6 +825,7 @@ mod tests {
                     // nodes come this deep (with it, the start saves
                     // nothing to depth 9: 47,395 nodes against 44,409).
                     s.iir = None;
+                    s.singular = None;
                     if !on {
                         s.futility = None;
                     }
@@ -787,6 +861,9 @@ mod tests {
             let count = |on: bool| {
                 search_to_depth(&pos, 12, |s| {
                     assert!(s.iir.is_some());
+                    // The reduction alone: singular searches need table
+                    // moves, which the reduction changes.
+                    s.singular = None;
                     if !on {
                         s.iir = None;
                     }
@@ -799,6 +876,42 @@ mod tests {
         assert!(
             reduced * 10 < full * 9,
             "{reduced} nodes with the reduction, {full} without"
+        );
+    }
+
+    /// Territory Duel's singular extensions (Strong and Master): the
+    /// singular searches cost nodes and the extensions add some, but the
+    /// multi-cuts save more. Counted over the same five positions as the
+    /// reduction above, to depth 12.
+    #[test]
+    fn territory_duel_singular_extensions_save_nodes() {
+        let rules = AtaxxRules::default();
+        let (mut with, mut without) = (0, 0);
+        for fen in [
+            "x5o/7/7/7/7/7/o5x x 0 1",
+            "x5o/7/7/7/7/7/o4xx o 0 1",
+            "xx4o/x6/7/7/7/6o/o4oo x 0 3",
+            "7/2xxo2/1xxoo2/1oxxo2/2oox2/7/7 x 0 9",
+            "7/7/1x3o1/7/1o5/4x2/7 x 4 3",
+        ] {
+            let pos = Ataxx::from_text(fen, &rules).unwrap();
+            let count = |on: bool| {
+                search_to_depth(&pos, 12, |s| {
+                    assert!(s.singular.is_some());
+                    if !on {
+                        s.singular = None;
+                    }
+                })
+                .0
+            };
+            let (a, b) = (count(true), count(false));
+            eprintln!("{fen}: {a} with, {b} without");
+            with += a;
+            without += b;
+        }
+        assert!(
+            with * 10 < without * 9,
+            "{with} nodes with singular extensions, {without} without"
         );
     }
 
