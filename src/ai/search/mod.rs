@@ -659,12 +659,12 @@ impl<G: Game + Evaluate> Searcher<G> {
             } else {
                 floor
             };
-            let score = if i == 0 || (excluded.is_some() && best == -INF) {
-                let ext = if Some(mv) == tt_move && excluded.is_none() {
-                    extension
-                } else {
-                    0
-                };
+            let score = if i == 0 {
+                // The table move when there is one (it sorts first):
+                // searched a ply deeper or shallower as the singular
+                // search decided. In a singular search it is the excluded
+                // move, skipped above, so `extension` stays 0 there.
+                let ext = if Some(mv) == tt_move { extension } else { 0 };
                 self.child(&child, same, cd + ext, alpha, beta, ply + 1, cf, ctl)
             } else {
                 let r = if self.reductions.is_empty() || self.plain {
@@ -840,39 +840,50 @@ mod tests {
         }
     }
 
+    /// The start and the middle-game positions of tests/data/ataxx_eval.txt:
+    /// the node tests below count them together, as one position alone
+    /// can go either way with another evaluation.
+    const NODE_TEST_FENS: [&str; 5] = [
+        "x5o/7/7/7/7/7/o5x x 0 1",
+        "x5o/7/7/7/7/7/o4xx o 0 1",
+        "xx4o/x6/7/7/7/6o/o4oo x 0 3",
+        "7/2xxo2/1xxoo2/1oxxo2/2oox2/7/7 x 0 9",
+        "7/7/1x3o1/7/1o5/4x2/7 x 4 3",
+    ];
+
+    /// Nodes to depth 12 over [`NODE_TEST_FENS`], each searched by a fresh
+    /// searcher first changed by `set`.
+    fn nodes_over_test_positions(set: impl Fn(&mut Searcher<Ataxx>)) -> u64 {
+        let rules = AtaxxRules::default();
+        NODE_TEST_FENS
+            .iter()
+            .map(|fen| {
+                let pos = Ataxx::from_text(fen, &rules).unwrap();
+                search_to_depth(&pos, 12, &set).0
+            })
+            .sum()
+    }
+
     /// Territory Duel's internal iterative reduction (Strong and Master)
     /// saves nodes to the same depth: a node without a table move is
-    /// searched a ply shallower. Counted over five positions together (the
-    /// start and the middle-game ones of tests/data/ataxx_eval.txt): in one
-    /// position alone it can cost nodes at some depth and evaluation (with
-    /// the net of 2026-12-07, "7/7/1x3o1/7/1o5/4x2/7 x 4 3" to depth 13).
+    /// searched a ply shallower. Counted over five positions together
+    /// ([`NODE_TEST_FENS`]): in one position alone it can cost nodes at
+    /// some depth and evaluation (with the net of 2026-12-07,
+    /// "7/7/1x3o1/7/1o5/4x2/7 x 4 3" to depth 13).
     #[test]
     fn territory_duel_internal_iterative_reduction_saves_nodes() {
-        let rules = AtaxxRules::default();
-        let (mut reduced, mut full) = (0, 0);
-        for fen in [
-            "x5o/7/7/7/7/7/o5x x 0 1",
-            "x5o/7/7/7/7/7/o4xx o 0 1",
-            "xx4o/x6/7/7/7/6o/o4oo x 0 3",
-            "7/2xxo2/1xxoo2/1oxxo2/2oox2/7/7 x 0 9",
-            "7/7/1x3o1/7/1o5/4x2/7 x 4 3",
-        ] {
-            let pos = Ataxx::from_text(fen, &rules).unwrap();
-            let count = |on: bool| {
-                search_to_depth(&pos, 12, |s| {
-                    assert!(s.iir.is_some());
-                    // The reduction alone: singular searches need table
-                    // moves, which the reduction changes.
-                    s.singular = None;
-                    if !on {
-                        s.iir = None;
-                    }
-                })
-                .0
-            };
-            reduced += count(true);
-            full += count(false);
-        }
+        let count = |on: bool| {
+            nodes_over_test_positions(|s| {
+                assert!(s.iir.is_some());
+                // The reduction alone: singular searches need table
+                // moves, which the reduction changes.
+                s.singular = None;
+                if !on {
+                    s.iir = None;
+                }
+            })
+        };
+        let (reduced, full) = (count(true), count(false));
         assert!(
             reduced * 10 < full * 9,
             "{reduced} nodes with the reduction, {full} without"
@@ -881,34 +892,18 @@ mod tests {
 
     /// Territory Duel's singular extensions (Strong and Master): the
     /// singular searches cost nodes and the extensions add some, but the
-    /// multi-cuts save more. Counted over the same five positions as the
-    /// reduction above, to depth 12.
+    /// multi-cuts save more. Counted over [`NODE_TEST_FENS`] to depth 12.
     #[test]
     fn territory_duel_singular_extensions_save_nodes() {
-        let rules = AtaxxRules::default();
-        let (mut with, mut without) = (0, 0);
-        for fen in [
-            "x5o/7/7/7/7/7/o5x x 0 1",
-            "x5o/7/7/7/7/7/o4xx o 0 1",
-            "xx4o/x6/7/7/7/6o/o4oo x 0 3",
-            "7/2xxo2/1xxoo2/1oxxo2/2oox2/7/7 x 0 9",
-            "7/7/1x3o1/7/1o5/4x2/7 x 4 3",
-        ] {
-            let pos = Ataxx::from_text(fen, &rules).unwrap();
-            let count = |on: bool| {
-                search_to_depth(&pos, 12, |s| {
-                    assert!(s.singular.is_some());
-                    if !on {
-                        s.singular = None;
-                    }
-                })
-                .0
-            };
-            let (a, b) = (count(true), count(false));
-            eprintln!("{fen}: {a} with, {b} without");
-            with += a;
-            without += b;
-        }
+        let count = |on: bool| {
+            nodes_over_test_positions(|s| {
+                assert!(s.singular.is_some());
+                if !on {
+                    s.singular = None;
+                }
+            })
+        };
+        let (with, without) = (count(true), count(false));
         assert!(
             with * 10 < without * 9,
             "{with} nodes with singular extensions, {without} without"
