@@ -151,7 +151,7 @@ impl Evaluate for Ataxx {
 
     const LOG_REDUCTIONS: Option<(i32, i32)> = Some((80, 40));
 
-    const FUTILITY: Option<(i32, i32, i32)> = Some((60, 200, 100));
+    const FUTILITY: Option<(i32, i32, i32)> = Some((48, 160, 80));
 
     const IIR_DEPTH: Option<i32> = Some(4);
 
