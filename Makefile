@@ -160,13 +160,14 @@ weights:
 	printf '\372\377' | dd of=src/ai/eval/mill-tables.bin bs=1 seek=70 conv=notrunc status=none
 
 # Territory Duel's network (src/ai/eval/ataxx-nnue.bin; docs/engine.md,
-# "Territory Duel's network"), four generations: self-play of the pattern
+# "Territory Duel's network"), five generations: self-play of the pattern
 # tables at 5,000 nodes a move and a first window net trained on it; then
-# self-play of that net and a second net trained on both sets; then two
+# self-play of that net and a second net trained on both sets; then three
 # generations each of self-play with the last net and that net fine-tuned
-# on the new data (`--init`; the fourth on the third's data too). One
-# thread for the self-play of the nets, so the same file for any machine.
-# About 7 hours on 2 cores. The committed net's first generation was the
+# on the new data (`--init`; the fourth and fifth on the generation
+# before's data too). One thread for the self-play of the nets, so the
+# same file for any machine (the fifth's six runs are the six stopped runs
+# of its day, to the positions they held). About 10 hours on 2 cores. The committed net's first generation was the
 # earlier 256-unit net, and each generation's data came from the engine of
 # its day (docs/engine.md), so a run of this recipe gives a file of its
 # own. Not part of `make test`.
@@ -184,7 +185,14 @@ net:
 	./target/release/engine $(NET_TRAINING) $(NET_FINE_TUNING) --init $(TRAIN)/ataxx-net-2.bin --data $(TRAIN)/ataxx-net-3.txt --out $(TRAIN)/ataxx-net-3.bin
 	./target/release/engine $(NET_DATAGEN) --positions 1433321 --seed 505 --threads 1 --net $(TRAIN)/ataxx-net-3.bin --out $(TRAIN)/ataxx-net-4.txt
 	./target/release/engine $(NET_DATAGEN) --positions 143965 --seed 606 --threads 1 --net $(TRAIN)/ataxx-net-3.bin --out $(TRAIN)/ataxx-net-4b.txt
-	./target/release/engine $(NET_TRAINING) $(NET_FINE_TUNING) --init $(TRAIN)/ataxx-net-3.bin --data $(TRAIN)/ataxx-net-3.txt,$(TRAIN)/ataxx-net-4.txt,$(TRAIN)/ataxx-net-4b.txt --out src/ai/eval/ataxx-nnue.bin
+	./target/release/engine $(NET_TRAINING) $(NET_FINE_TUNING) --init $(TRAIN)/ataxx-net-3.bin --data $(TRAIN)/ataxx-net-3.txt,$(TRAIN)/ataxx-net-4.txt,$(TRAIN)/ataxx-net-4b.txt --out $(TRAIN)/ataxx-net-4.bin
+	./target/release/engine $(NET_DATAGEN) --positions 28621 --seed 707 --threads 1 --net $(TRAIN)/ataxx-net-4.bin --out $(TRAIN)/ataxx-net-5a.txt
+	./target/release/engine $(NET_DATAGEN) --positions 28836 --seed 808 --threads 1 --net $(TRAIN)/ataxx-net-4.bin --out $(TRAIN)/ataxx-net-5b.txt
+	./target/release/engine $(NET_DATAGEN) --positions 132451 --seed 717 --threads 1 --net $(TRAIN)/ataxx-net-4.bin --out $(TRAIN)/ataxx-net-5c.txt
+	./target/release/engine $(NET_DATAGEN) --positions 1070406 --seed 818 --threads 1 --net $(TRAIN)/ataxx-net-4.bin --out $(TRAIN)/ataxx-net-5d.txt
+	./target/release/engine $(NET_DATAGEN) --positions 1558254 --seed 909 --threads 1 --net $(TRAIN)/ataxx-net-4.bin --out $(TRAIN)/ataxx-net-5e.txt
+	./target/release/engine $(NET_DATAGEN) --positions 1292161 --seed 919 --threads 1 --net $(TRAIN)/ataxx-net-4.bin --out $(TRAIN)/ataxx-net-5f.txt
+	./target/release/engine $(NET_TRAINING) $(NET_FINE_TUNING) --init $(TRAIN)/ataxx-net-4.bin --data $(TRAIN)/ataxx-net-4.txt,$(TRAIN)/ataxx-net-4b.txt,$(TRAIN)/ataxx-net-5a.txt,$(TRAIN)/ataxx-net-5b.txt,$(TRAIN)/ataxx-net-5c.txt,$(TRAIN)/ataxx-net-5d.txt,$(TRAIN)/ataxx-net-5e.txt,$(TRAIN)/ataxx-net-5f.txt --out src/ai/eval/ataxx-nnue.bin
 
 # Search speed, native release build: one line per game, then the total.
 bench:
